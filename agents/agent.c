@@ -1,0 +1,36 @@
+/*
+ * reckon-agent: what runs inside a host's namespace, and the offline tools
+ * that share its code. Each subcommand lives in its own cmd_*.c file.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char *[]);
+	const char *help;
+} cmds[] = {
+	{ "trace", cmd_trace, "trace gen|check|stats|import ...   movement traces" },
+	{ "replay", cmd_replay, "replay --trace FILE --predictor NAME [--param k=v] [--json]" },
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: reckon-agent COMMAND [ARGS]\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(stderr, "       reckon-agent %s\n", cmds[i].help);
+	return 2;
+}
+
+int main(int argc, char *argv[])
+{
+	if (argc < 2)
+		return usage();
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].fn(argc - 2, argv + 2);
+	fprintf(stderr, "reckon-agent: unknown command '%s'\n", argv[1]);
+	return usage();
+}

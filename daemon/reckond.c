@@ -1,0 +1,98 @@
+/*
+ * reckond: the reckon daemon. `reckond run FILE` runs one scenario in the
+ * foreground; `reckond -n FILE` checks a scenario (-nv prints it in
+ * canonical form); `reckond cleanup` removes what a killed daemon left;
+ * with no subcommand it runs as a service fed by `reckonctl run`.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "run.h"
+#include "scenario.h"
+
+static void __attribute__((noreturn)) usage(void)
+{
+	fprintf(stderr,
+		"usage: reckond [-dqv] [-s socket]            run as a service\n"
+		"       reckond [-qv] run FILE                run one scenario\n"
+		"       reckond -n [-v] FILE                  check FILE (-v: print it)\n"
+		"       reckond cleanup                       remove leftovers of a killed daemon\n");
+	exit(2);
+}
+
+static struct scenario *load_or_report(const char *path)
+{
+	struct sc_diag d = { 0 };
+	struct scenario *sc = NULL;
+	int rc = scenario_load(path, &sc, &d);
+
+	for (unsigned i = 0; i < d.n; i++)
+		fprintf(stderr, "%s\n", d.msg[i]);
+	sc_diag_free(&d);
+	if (rc < 0) {
+		if (rc != -EINVAL)
+			fprintf(stderr, "reckond: %s: %s\n", path, strerror(-rc));
+		return NULL;
+	}
+	return sc;
+}
+
+int main(int argc, char *argv[])
+{
+	struct run_opts o = { 0 };
+	int ch, check = 0, debug = 0;
+
+	while ((ch = getopt(argc, argv, "dnqs:v")) != -1) {
+		switch (ch) {
+		case 'd': debug = 1; break;
+		case 'n': check = 1; break;
+		case 'q': o.quiet = 1; break;
+		case 's': o.ctl_path = optarg; break;
+		case 'v': o.verbose++; break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	log_init(debug || argc > 0 ? LOG_TO_STDERR : LOG_TO_SYSLOG, o.verbose);
+
+	if (check) {
+		if (argc != 1)
+			usage();
+		struct scenario *sc = load_or_report(argv[0]);
+		if (sc == NULL)
+			return 1;
+		if (o.verbose)
+			scenario_print(stdout, sc);
+		else
+			fprintf(stderr, "%s: OK\n", argv[0]);
+		scenario_free(sc);
+		return 0;
+	}
+	if (argc == 0)
+		return service_main(&o);
+	if (strcmp(argv[0], "run") == 0) {
+		if (argc != 2)
+			usage();
+		struct scenario *sc = load_or_report(argv[1]);
+		if (sc == NULL)
+			return 1;
+		int rc = run_scenario(sc, &o, NULL, 0);
+		scenario_free(sc);
+		return rc < 0 ? 1 : rc;
+	}
+	if (strcmp(argv[0], "cleanup") == 0) {
+		int n = run_cleanup(o.verbose);
+		if (n < 0) {
+			fprintf(stderr, "reckond: cleanup: %s\n", strerror(-n));
+			return 1;
+		}
+		fprintf(stderr, "reckond: cleanup: removed %d object(s)\n", n);
+		return 0;
+	}
+	usage();
+}
