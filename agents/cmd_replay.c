@@ -1,9 +1,416 @@
-/* PLACEHOLDER-NOT-BUILT-YET: replaced by the module's owner. */
+/*
+ * cmd_replay.c: `reckon-agent replay`, the offline predictor replay. It
+ * reads a movement trace, runs a predictor on every path at zero latency
+ * (the loop is agents/predict/replay.c) and prints updates/s and the mean
+ * and p95 position error per entity and overall, as a table or as JSON.
+ * `--experiment led` repeats Steele's experiment (paper 000 §VI): DR at a
+ * fixed threshold against led reckoning on seeded random subject paths,
+ * with Welch's t and Cohen's d. `--list` prints the predictors and their
+ * parameter tables (the source of docs/predictors.md). Only I/O is here.
+ */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmd.h"
+#include "predict/predict.h"
+#include "predict/replay.h"
+#include "predict/stats.h"
+#include "world/trace.h"
+
+#define MAX_KV 64
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: reckon-agent replay --trace FILE --predictor NAME "
+		"[--param k=v ...] [--json]\n"
+		"       reckon-agent replay --trace FILE --experiment led "
+		"[--subjects N] [--seed S] [--dr-eta U] [--param k=v ...] "
+		"[--json]\n"
+		"       reckon-agent replay --list\n"
+		"path options: --jump U (100) --min-duration S (5) --grid N "
+		"(100) --all-teams --no-leave-one-out\n");
+	return 2;
+}
+
+static int list_predictors(void)
+{
+	const struct predictor *p[16];
+	size_t n = predict_list(p, 16);
+	static char buf[16384];
+
+	for (size_t i = 0; i < n && i < 16; i++) {
+		int err = predict_params_doc(p[i], buf, sizeof(buf));
+
+		if (err) {
+			fprintf(stderr, "replay: %s: %s\n", p[i]->name,
+				strerror(-err));
+			return 1;
+		}
+		printf("### `%s`: %s\n\nImplements: %s.\n\n%s\n", p[i]->name,
+		       p[i]->summary, p[i]->cite, buf);
+	}
+	return 0;
+}
+
+static int apply_params(struct predict_params *par, char **kv, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int err = predict_params_set_kv(par, kv[i]);
+
+		if (err) {
+			fprintf(stderr, "replay: --param %s: %s\n", kv[i],
+				err == -ENOENT	 ? "unknown parameter"
+				: err == -ERANGE ? "out of range"
+						 : "malformed value");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int load_trace(const char *path, struct trace *t)
+{
+	char err[256] = "";
+	FILE *f = fopen(path, "r");
+	int rc;
+
+	if (!f) {
+		fprintf(stderr, "replay: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	trace_init(t);
+	rc = trace_read_csv(f, t, err, sizeof(err));
+	fclose(f);
+	if (rc) {
+		fprintf(stderr, "replay: %s: %s\n", path,
+			err[0] ? err : strerror(-rc));
+		trace_free(t);
+		return -1;
+	}
+	return 0;
+}
+
+/* Pooled summary over paths [a, b) whose errors start at errs. */
+struct agg {
+	uint64_t updates, ticks, paths;
+	double duration, mean, p95, max;
+};
+
+static int aggregate(const struct replay_set *set,
+		     const struct replay_result *res, const double *errs,
+		     size_t a, size_t b, struct agg *out)
+{
+	size_t n = 0, off = 0;
+	double *v;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = a; i < b; i++)
+		n += set->path[i].n;
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = a; i < b; i++) {
+		memcpy(v + off, errs, set->path[i].n * sizeof(*v));
+		errs += set->path[i].n;
+		off += set->path[i].n;
+		out->updates += res[i].updates;
+		out->ticks += res[i].ticks;
+		out->duration += res[i].duration;
+		out->paths++;
+	}
+	replay_error_summary(v, n, &out->mean, &out->p95, &out->max);
+	free(v);
+	return 0;
+}
+
+static void print_row(int json, int first, const char *label, long entity,
+		      int team, const struct agg *g)
+{
+	double ups = g->duration > 0 ? (double)g->updates / g->duration : 0;
+
+	if (json) {
+		printf("%s\n    {\"%s\": ", first ? "" : ",", label);
+		if (entity >= 0)
+			printf("%ld, \"team\": %d, ", entity, team);
+		else
+			printf("\"all\", ");
+		printf("\"paths\": %" PRIu64 ", \"ticks\": %" PRIu64
+		       ", \"duration_s\": %.3f, \"updates\": %" PRIu64
+		       ", \"updates_per_s\": %.4f, \"err_mean\": %.4f, "
+		       "\"err_p95\": %.4f, \"err_max\": %.4f}",
+		       g->paths, g->ticks, g->duration, g->updates, ups,
+		       g->mean, g->p95, g->max);
+		return;
+	}
+	if (entity >= 0)
+		printf("%-8ld %4d", entity, team);
+	else
+		printf("%-8s %4s", "all", "");
+	printf(" %6" PRIu64 " %10.1f %9.3f %10.3f %10.3f %10.3f\n", g->paths,
+	       g->duration, ups, g->mean, g->p95, g->max);
+}
+
+static int run_replay(const struct replay_set *set, const struct replay_opts *o,
+		      const struct predict_params *par, const char *trace,
+		      int json)
+{
+	struct replay_result *res;
+	double *errs;
+	size_t total = 0;
+	struct agg g;
+	char pstr[1024];
+	int err, first = 1;
+
+	for (size_t i = 0; i < set->n_paths; i++)
+		total += set->path[i].n;
+	res = calloc(set->n_paths ? set->n_paths : 1, sizeof(*res));
+	errs = malloc((total ? total : 1) * sizeof(*errs));
+	if (!res || !errs) {
+		free(res);
+		free(errs);
+		fprintf(stderr, "replay: out of memory\n");
+		return 1;
+	}
+	err = replay_run_set(set, o, par, res, errs);
+	if (err) {
+		fprintf(stderr, "replay: %s: %s\n", par->p->name,
+			strerror(-err));
+		free(res);
+		free(errs);
+		return 1;
+	}
+	predict_params_format(par, pstr, sizeof(pstr));
+	if (json)
+		printf("{\n  \"trace\": \"%s\",\n  \"predictor\": \"%s\",\n"
+		       "  \"params\": \"%s\",\n  \"latency_ns\": 0,\n"
+		       "  \"entities\": [",
+		       trace, par->p->name, pstr);
+	else
+		printf("# %s on %s, zero latency (%zu paths; %" PRIu64
+		       " short, %" PRIu64 " dead samples dropped)\n# %s\n"
+		       "%-8s %4s %6s %10s %9s %10s %10s %10s\n",
+		       par->p->name, trace, set->n_paths, set->dropped_short,
+		       set->dropped_dead, pstr, "entity", "team", "paths",
+		       "seconds", "upd/s", "err_mean", "err_p95", "err_max");
+	const double *e = errs;
+
+	for (size_t a = 0; a < set->n_paths;) {
+		size_t b = a, n = 0;
+
+		while (b < set->n_paths &&
+		       set->path[b].entity == set->path[a].entity)
+			n += set->path[b++].n;
+		if (aggregate(set, res, e, a, b, &g) == 0) {
+			print_row(json, first, "entity", set->path[a].entity,
+				  set->path[a].team, &g);
+			first = 0;
+		}
+		e += n;
+		a = b;
+	}
+	if (json)
+		printf("\n  ],\n  \"overall\": [");
+	if (aggregate(set, res, errs, 0, set->n_paths, &g) == 0)
+		print_row(json, 1, "entity", -1, 0, &g);
+	if (json)
+		printf("\n  ]\n}\n");
+	free(res);
+	free(errs);
+	return 0;
+}
+
+static void print_welch(int json, const char *what, const double *a,
+			const double *b, size_t n, int last)
+{
+	struct predict_welch w;
+
+	if (predict_welch(a, n, b, n, &w)) {
+		fprintf(stderr, "replay: %s: too few subjects for a t test\n",
+			what);
+		return;
+	}
+	if (json)
+		printf("    \"%s\": {\"dr_mean\": %.5f, \"dr_sd\": %.5f, "
+		       "\"led_mean\": %.5f, \"led_sd\": %.5f, \"t\": %.4f, "
+		       "\"df\": %.2f, \"p\": %.4g, \"cohen_d\": %.4f}%s\n",
+		       what, w.mean_a, w.sd_a, w.mean_b, w.sd_b, w.t, w.df, w.p,
+		       w.d, last ? "" : ",");
+	else
+		printf("%-12s %9.4f ± %-8.4f %9.4f ± %-8.4f %8.3f %8.1f "
+		       "%10.3g %7.3f\n",
+		       what, w.mean_a, w.sd_a, w.mean_b, w.sd_b, w.t, w.df, w.p,
+		       w.d);
+}
+
+static int run_experiment(const struct replay_set *set,
+			  const struct replay_opts *o,
+			  const struct predict_params *led, double dr_eta,
+			  uint64_t seed, size_t subjects, const char *trace,
+			  int json)
+{
+	struct predict_params dr = *led;
+	struct replay_experiment e;
+	char a[1024], b[1024], v[64];
+	int err;
+
+	snprintf(v, sizeof(v), "%.10g", dr_eta);
+	if (predict_params_set(&dr, "eta_min", v) ||
+	    predict_params_set(&dr, "eta_max", v)) {
+		fprintf(stderr, "replay: bad --dr-eta %s\n", v);
+		return 2;
+	}
+	err = replay_experiment_run(set, o, &dr, led, seed, subjects, &e);
+	if (err) {
+		fprintf(stderr, "replay: experiment: %s\n", strerror(-err));
+		return 1;
+	}
+	predict_params_format(&dr, a, sizeof(a));
+	predict_params_format(led, b, sizeof(b));
+	if (json) {
+		printf("{\n  \"trace\": \"%s\",\n  \"experiment\": \"led\",\n"
+		       "  \"seed\": %" PRIu64 ",\n  \"subjects\": %zu,\n"
+		       "  \"paths\": %zu,\n  \"dr_params\": \"%s\",\n"
+		       "  \"led_params\": \"%s\",\n  \"results\": {\n",
+		       trace, seed, e.n, set->n_paths, a, b);
+	} else {
+		printf("# led reckoning experiment (Steele, paper 000 §VI) on "
+		       "%s: %zu of %zu paths, seed %" PRIu64
+		       ", zero latency\n# DR : led %s\n# led: led %s\n"
+		       "%-12s %20s %20s %8s %8s %10s %7s\n",
+		       trace, e.n, set->n_paths, seed, a, b, "metric",
+		       "DR mean ± SD", "led mean ± SD", "t", "df", "p", "d");
+	}
+	print_welch(json, "updates_per_s", e.ups_a, e.ups_b, e.n, 0);
+	print_welch(json, "err_mean", e.err_a, e.err_b, e.n, 1);
+	if (json)
+		printf("  }\n}\n");
+	replay_experiment_free(&e);
+	return 0;
+}
+
+static int parse_num(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi))
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int cmd_replay(int argc, char *argv[])
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "cmd_replay: not built yet\n");
-	return 1;
+	const char *trace_path = NULL, *name = NULL, *experiment = NULL;
+	char *kv[MAX_KV];
+	int nkv = 0, json = 0, rc;
+	double subjects = 500, dr_eta = 20, num;
+	unsigned long long seed = 1;
+	struct replay_opts o;
+	struct predict_params par;
+	const struct predictor *p;
+	struct replay_set set;
+	struct trace t;
+
+	replay_opts_init(&o);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--list"))
+			return list_predictors();
+		if (!strcmp(a, "--json")) {
+			json = 1;
+		} else if (!strcmp(a, "--all-teams")) {
+			o.team_filter = 0;
+		} else if (!strcmp(a, "--no-leave-one-out")) {
+			o.leave_one_out = 0;
+		} else if (!v) {
+			fprintf(stderr, "replay: %s needs a value\n", a);
+			return usage();
+		} else if (!strcmp(a, "--trace")) {
+			trace_path = argv[++i];
+		} else if (!strcmp(a, "--predictor")) {
+			name = argv[++i];
+		} else if (!strcmp(a, "--experiment")) {
+			experiment = argv[++i];
+		} else if (!strcmp(a, "--param")) {
+			if (nkv == MAX_KV)
+				return usage();
+			kv[nkv++] = argv[++i];
+		} else if (!strcmp(a, "--subjects")) {
+			if (parse_num(argv[++i], 2, 1e7, &subjects))
+				return usage();
+		} else if (!strcmp(a, "--seed")) {
+			char *end;
+
+			errno = 0;
+			seed = strtoull(argv[++i], &end, 0);
+			if (errno || end == argv[i] || *end)
+				return usage();
+		} else if (!strcmp(a, "--dr-eta")) {
+			if (parse_num(argv[++i], 0.001, 1e6, &dr_eta))
+				return usage();
+		} else if (!strcmp(a, "--jump")) {
+			if (parse_num(argv[++i], 1e-6, 1e12, &o.jump))
+				return usage();
+		} else if (!strcmp(a, "--min-duration")) {
+			if (parse_num(argv[++i], 0, 1e9, &o.min_duration))
+				return usage();
+		} else if (!strcmp(a, "--grid")) {
+			if (parse_num(argv[++i], 1, 10000, &num))
+				return usage();
+			o.trend_nx = o.trend_ny = (int)num;
+		} else {
+			fprintf(stderr, "replay: unknown option %s\n", a);
+			return usage();
+		}
+	}
+	if (!trace_path)
+		return usage();
+	if (experiment && strcmp(experiment, "led") != 0) {
+		fprintf(stderr, "replay: unknown experiment '%s' (led)\n",
+			experiment);
+		return 2;
+	}
+	if (experiment)
+		name = "led";
+	if (!name)
+		return usage();
+	p = predict_find(name);
+	if (!p) {
+		fprintf(stderr, "replay: unknown predictor '%s' (see --list)\n",
+			name);
+		return 2;
+	}
+	predict_params_init(&par, p);
+	if (apply_params(&par, kv, nkv))
+		return 2;
+	if (load_trace(trace_path, &t))
+		return 1;
+	rc = replay_set_build(&t, &o, &set);
+	trace_free(&t);
+	if (rc) {
+		fprintf(stderr, "replay: %s: %s\n", trace_path, strerror(-rc));
+		return 1;
+	}
+	if (set.n_paths == 0) {
+		fprintf(stderr, "replay: %s: no path of at least %g s\n",
+			trace_path, o.min_duration);
+		replay_set_free(&set);
+		return 1;
+	}
+	if (experiment)
+		rc = run_experiment(&set, &o, &par, dr_eta, (uint64_t)seed,
+				    (size_t)subjects, trace_path, json);
+	else
+		rc = run_replay(&set, &o, &par, trace_path, json);
+	replay_set_free(&set);
+	return rc;
 }

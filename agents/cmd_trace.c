@@ -1,9 +1,467 @@
-/* PLACEHOLDER-NOT-BUILT-YET: replaced by the module's owner. */
+/*
+ * cmd_trace.c: `reckon-agent trace ...`, the command-line face of the
+ * world library: gen (run bots on a map, write the trace and its events),
+ * check (verify a trace: time order, speed bound, no position inside a
+ * wall), stats (speed, turn rate, moving/stopped/fighting time, path
+ * segments), import (a user's CSV through a column mapping), map-svg (draw
+ * a map) and map-check (load a map and print what it holds). This file
+ * may print and return exit codes; the library under world/ does not.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cmd.h"
+#include "world/map.h"
+#include "world/map_svg.h"
+#include "world/sim.h"
+#include "world/trace.h"
+#include "world/trace_check.h"
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: reckon-agent trace gen --map M [--bots N] [--duration S] "
+		"[--seed S] [--tick-hz H] -o FILE [--events FILE]\n"
+		"       reckon-agent trace check FILE [--map M] [--max-speed U]\n"
+		"       reckon-agent trace stats FILE [--events FILE] [--json]\n"
+		"       reckon-agent trace import --map-columns t=COL,x=COL,... "
+		"[--time-unit s|ms|us|ns] [--scale K] IN -o OUT\n"
+		"       reckon-agent trace map-svg MAP -o FILE.svg [--trace FILE "
+		"--entities N --seconds S]\n"
+		"       reckon-agent trace map-check MAP\n"
+		"M is a map name from scenarios/maps (or $RECKON_MAP_DIR) or a "
+		"path to a .map file.\n");
+	return 2;
+}
+
+/* Resolve a map name or path; fills path (for messages). */
+static int open_map(const char *name, struct map *m)
+{
+	char path[PATH_MAX + 64], exe[PATH_MAX], err[256];
+	const char *dirs[6];
+	int nd = 0;
+	FILE *f = NULL;
+	int rc;
+
+	if (strchr(name, '/') || strstr(name, ".map")) {
+		snprintf(path, sizeof(path), "%s", name);
+		f = fopen(path, "r");
+	} else {
+		char d1[PATH_MAX + 32], d2[PATH_MAX + 32], d3[PATH_MAX + 32];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		if (getenv("RECKON_MAP_DIR"))
+			dirs[nd++] = getenv("RECKON_MAP_DIR");
+		dirs[nd++] = "scenarios/maps";
+		if (n > 0) {
+			char *slash;
+
+			exe[n] = '\0';
+			slash = strrchr(exe, '/');
+			if (slash)
+				*slash = '\0';
+			snprintf(d1, sizeof(d1), "%s/../scenarios/maps", exe);
+			snprintf(d2, sizeof(d2), "%s/../../scenarios/maps",
+				 exe);
+			snprintf(d3, sizeof(d3), "%s/../share/reckon/maps",
+				 exe);
+			dirs[nd++] = d1;
+			dirs[nd++] = d2;
+			dirs[nd++] = d3;
+		}
+		for (int i = 0; i < nd && !f; i++) {
+			snprintf(path, sizeof(path), "%s/%s.map", dirs[i],
+				 name);
+			f = fopen(path, "r");
+		}
+		if (!f)
+			snprintf(path, sizeof(path), "%s", name);
+	}
+	if (!f) {
+		fprintf(stderr,
+			"reckon-agent: map '%s' not found (looked in "
+			"$RECKON_MAP_DIR and scenarios/maps): %s\n",
+			name, strerror(errno));
+		return -ENOENT;
+	}
+	rc = map_read(f, m, err, sizeof(err));
+	fclose(f);
+	if (rc) {
+		fprintf(stderr, "reckon-agent: %s: %s\n", path,
+			rc == -EINVAL ? err : strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (!*s || *end || errno || *s == '-')
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_pos_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !(v > 0))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* FILE.csv -> FILE.events.csv; other names get ".events.csv" added. */
+static void events_name(const char *out, char *buf, size_t len)
+{
+	size_t n = strlen(out);
+
+	if (n > 4 && strcmp(out + n - 4, ".csv") == 0)
+		snprintf(buf, len, "%.*s.events.csv", (int)(n - 4), out);
+	else
+		snprintf(buf, len, "%s.events.csv", out);
+}
+
+static int cmd_gen(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "map", required_argument, NULL, 'm' },
+		{ "bots", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "tick-hz", required_argument, NULL, 'h' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "events", required_argument, NULL, 'e' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sim_config c;
+	const char *mapname = NULL, *out = NULL, *evout = NULL;
+	char evbuf[PATH_MAX];
+	struct map m;
+	struct trace t;
+	struct trace_events ev;
+	uint64_t v;
+	double d;
+	int opt, rc;
+	FILE *f;
+
+	sim_config_defaults(&c);
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "m:n:d:s:o:e:", opts, NULL)) !=
+	       -1) {
+		switch (opt) {
+		case 'm':
+			mapname = optarg;
+			break;
+		case 'n':
+			if (parse_u64(optarg, &v) || v < 1 || v > SIM_MAX_BOTS) {
+				fprintf(stderr, "trace gen: --bots must be "
+						"1..%d\n", SIM_MAX_BOTS);
+				return 2;
+			}
+			c.nbots = (int)v;
+			break;
+		case 'd':
+			if (parse_pos_double(optarg, &d) || d > 86400) {
+				fprintf(stderr, "trace gen: --duration must be "
+						"seconds in (0, 86400]\n");
+				return 2;
+			}
+			c.duration_s = d;
+			break;
+		case 's':
+			if (parse_u64(optarg, &v)) {
+				fprintf(stderr, "trace gen: bad --seed\n");
+				return 2;
+			}
+			c.seed = v;
+			break;
+		case 'h':
+			if (parse_u64(optarg, &v) || v < 1 || v > 1000) {
+				fprintf(stderr, "trace gen: --tick-hz must be "
+						"1..1000\n");
+				return 2;
+			}
+			c.tick_hz = (int)v;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'e':
+			evout = optarg;
+			break;
+		default:
+			return usage();
+		}
+	}
+	if (!mapname || !out || optind != argc)
+		return usage();
+	if (open_map(mapname, &m))
+		return 1;
+	trace_init(&t);
+	trace_events_init(&ev);
+	rc = sim_run(&m, &c, &t, &ev);
+	if (rc) {
+		fprintf(stderr, "trace gen: %s\n", strerror(-rc));
+		goto fail;
+	}
+	f = strcmp(out, "-") == 0 ? stdout : fopen(out, "w");
+	if (!f) {
+		fprintf(stderr, "trace gen: %s: %s\n", out, strerror(errno));
+		goto fail;
+	}
+	rc = trace_write_csv(f, &t);
+	if (f != stdout && fclose(f))
+		rc = -EIO;
+	if (rc) {
+		fprintf(stderr, "trace gen: writing %s failed\n", out);
+		goto fail;
+	}
+	if (!evout && strcmp(out, "-")) {
+		events_name(out, evbuf, sizeof(evbuf));
+		evout = evbuf;
+	}
+	if (evout) {
+		f = fopen(evout, "w");
+		if (!f) {
+			fprintf(stderr, "trace gen: %s: %s\n", evout,
+				strerror(errno));
+			goto fail;
+		}
+		rc = trace_events_write_csv(f, &ev);
+		if (fclose(f) || rc) {
+			fprintf(stderr, "trace gen: writing %s failed\n",
+				evout);
+			goto fail;
+		}
+	}
+	fprintf(stderr, "trace gen: %s: %zu samples, %zu events (%s, %d bots, "
+			"%.0f s, seed %" PRIu64 ")\n",
+		out, t.n, ev.n, m.name, c.nbots, c.duration_s, c.seed);
+	trace_free(&t);
+	trace_events_free(&ev);
+	map_free(&m);
+	return 0;
+fail:
+	trace_free(&t);
+	trace_events_free(&ev);
+	map_free(&m);
+	return 1;
+}
+
+static int read_trace_file(const char *path, struct trace *t,
+			   uint32_t **lines, unsigned flags)
+{
+	char err[256];
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	int rc;
+
+	if (!f) {
+		fprintf(stderr, "reckon-agent: %s: %s\n", path,
+			strerror(errno));
+		return -errno;
+	}
+	rc = trace_read_csv_lines(f, t, lines, flags, err, sizeof(err));
+	if (f != stdin)
+		fclose(f);
+	if (rc)
+		fprintf(stderr, "reckon-agent: %s: %s\n", path,
+			rc == -EINVAL ? err : strerror(-rc));
+	return rc;
+}
+
+static int cmd_map_svg(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "trace", required_argument, NULL, 't' },
+		{ "entities", required_argument, NULL, 'n' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "width", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct map_svg_opts o = { .width_px = 900, .max_entities = 4,
+				  .seconds = 60 };
+	const char *out = NULL, *tpath = NULL;
+	struct trace t;
+	struct map m;
+	uint64_t v;
+	int opt, rc;
+	FILE *f;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "o:t:n:s:w:", opts, NULL)) !=
+	       -1) {
+		switch (opt) {
+		case 'o':
+			out = optarg;
+			break;
+		case 't':
+			tpath = optarg;
+			break;
+		case 'n':
+			if (parse_u64(optarg, &v) || v > 16)
+				return usage();
+			o.max_entities = (int)v;
+			break;
+		case 's':
+			if (parse_pos_double(optarg, &o.seconds))
+				return usage();
+			break;
+		case 'w':
+			if (parse_pos_double(optarg, &o.width_px))
+				return usage();
+			break;
+		default:
+			return usage();
+		}
+	}
+	if (!out || optind != argc - 1)
+		return usage();
+	if (open_map(argv[optind], &m))
+		return 1;
+	trace_init(&t);
+	if (tpath) {
+		if (read_trace_file(tpath, &t, NULL, 0)) {
+			map_free(&m);
+			return 1;
+		}
+		o.t = &t;
+	}
+	f = fopen(out, "w");
+	if (!f) {
+		fprintf(stderr, "trace map-svg: %s: %s\n", out,
+			strerror(errno));
+		rc = -errno;
+	} else {
+		rc = map_svg_write(f, &m, &o);
+		if (fclose(f))
+			rc = -EIO;
+		if (rc)
+			fprintf(stderr, "trace map-svg: writing %s failed\n",
+				out);
+	}
+	trace_free(&t);
+	map_free(&m);
+	return rc ? 1 : 0;
+}
+
+static int cmd_map_check(int argc, char *argv[])
+{
+	struct map m;
+	int floor = 0;
+
+	if (argc != 2)
+		return usage();
+	if (open_map(argv[1], &m))
+		return 1;
+	for (int i = 0; i < m.w * m.h; i++)
+		floor += m.cells[i] != MAP_WALL;
+	printf("map %s: mode %s, %dx%d cells of %.0f u (%.0fx%.0f u), "
+	       "%d floor cells\n",
+	       m.name, map_mode_name(m.mode), m.w, m.h, m.cell, m.w * m.cell,
+	       m.h * m.cell, floor);
+	printf("teams %d, spawns %d, objectives %d, items %d, waypoints %d, "
+	       "routes %d\n",
+	       m.nteams, m.nspawns, m.nobj, m.nitems, m.nwaypoints,
+	       m.nroutes);
+	map_free(&m);
+	return 0;
+}
+
+static int cmd_check(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "map", required_argument, NULL, 'm' },
+		{ "max-speed", required_argument, NULL, 'v' },
+		{ "radius", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct trace_check_opts o;
+	struct trace_problem probs[20];
+	const char *mapname = NULL;
+	struct map m;
+	struct trace t;
+	uint32_t *lines = NULL;
+	size_t n;
+	int opt;
+
+	trace_check_defaults(&o);
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "m:v:r:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			mapname = optarg;
+			break;
+		case 'v':
+			if (parse_pos_double(optarg, &o.max_speed))
+				return usage();
+			break;
+		case 'r':
+			if (parse_pos_double(optarg, &o.radius))
+				return usage();
+			break;
+		default:
+			return usage();
+		}
+	}
+	if (optind != argc - 1)
+		return usage();
+	if (mapname) {
+		if (open_map(mapname, &m))
+			return 1;
+		o.m = &m;
+	}
+	trace_init(&t);
+	if (read_trace_file(argv[optind], &t, &lines, TRACE_READ_LAX)) {
+		if (mapname)
+			map_free(&m);
+		return 1;
+	}
+	n = trace_check(&t, lines, &o, probs, 20);
+	for (size_t i = 0; i < n && i < 20; i++)
+		fprintf(stderr, "%s:%u: %s\n", argv[optind], probs[i].line,
+			probs[i].what);
+	if (n > 20)
+		fprintf(stderr, "%s: ... and %zu more problems\n",
+			argv[optind], n - 20);
+	printf("%s: %zu samples, %zu problems%s\n", argv[optind], t.n, n,
+	       mapname ? "" : " (no --map: wall check skipped)");
+	free(lines);
+	trace_free(&t);
+	if (mapname)
+		map_free(&m);
+	return n ? 1 : 0;
+}
+
 int cmd_trace(int argc, char *argv[])
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "cmd_trace: not built yet\n");
-	return 1;
+	if (argc < 1)
+		return usage();
+	if (strcmp(argv[0], "gen") == 0)
+		return cmd_gen(argc, argv);
+	if (strcmp(argv[0], "check") == 0)
+		return cmd_check(argc, argv);
+	if (strcmp(argv[0], "map-svg") == 0)
+		return cmd_map_svg(argc, argv);
+	if (strcmp(argv[0], "map-check") == 0)
+		return cmd_map_check(argc, argv);
+	fprintf(stderr, "reckon-agent trace: unknown subcommand '%s'\n",
+		argv[0]);
+	return usage();
 }

@@ -44,6 +44,32 @@ int bridge_counters(const struct bridge *b, unsigned src, unsigned dst,
 		    struct netem_counters *c);
 void bridge_passthrough(const struct bridge *b, uint64_t *frames);
 
+/* Bridge-wide counters of frames that never reach a link's netem engine
+ * (added by the bridge's owner; the contract above is unchanged). */
+struct bridge_stats {
+	uint64_t passthrough;	  /* non-IPv4, broadcast or multicast frames */
+	uint64_t malformed;	  /* rejected by frame_parse (runt, bad IPv4) */
+	uint64_t unknown_dst;	  /* unicast to no other port's MAC: dropped */
+	uint64_t oversize;	  /* larger than a 64 KiB pool slot: dropped */
+	uint64_t pool_full;	  /* no free pool slot: dropped before netem */
+	uint64_t link_errors;	  /* link could not be created: dropped */
+	uint64_t rx_errors;	  /* recvmmsg failures other than EAGAIN */
+	uint64_t send_errors;	  /* injections the kernel refused */
+	uint64_t csum_completed;  /* partial (offloaded) checksums finished */
+	uint64_t capture_skipped; /* pcap records over max_bytes */
+	uint64_t capture_errors;  /* pcap files that could not be opened */
+};
+int bridge_stats(const struct bridge *b, struct bridge_stats *out);
+
+/* Let the directed link src->dst follow a schedule or trace from
+ * origin_ns (CLOCK_MONOTONIC) on, over its current spec
+ * (netem_link_set_schedule); NULL removes it. */
+int bridge_set_schedule(struct bridge *b, unsigned src, unsigned dst,
+			const struct netem_sched *s, int64_t origin_ns);
+
+/* Write buffered pcap records to disk now (bridge_free also does). */
+int bridge_flush(struct bridge *b);
+
 /* Flush pcap files and release everything. Frames still queued are
  * dropped and counted nowhere. */
 void bridge_free(struct bridge *b);

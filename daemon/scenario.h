@@ -30,6 +30,11 @@ struct sc_host {
 	char exec[SC_TEXT_MAX];	 /* any command instead of reckon-agent */
 	unsigned index;		 /* 0-based, in file order */
 	char addr[16];		 /* dotted IPv4 address in the scenario subnet */
+	/* args and exec above have their {placeholders} expanded (docs/
+	 * scenario.md); these keep the text as written, for printing. */
+	char args_text[SC_TEXT_MAX];
+	char exec_text[SC_TEXT_MAX];
+	int line;		 /* where the [host] section starts */
 };
 
 /* Both directions of one [link A B] section; a is the "forward" source. */
@@ -37,6 +42,7 @@ struct sc_link {
 	unsigned a, b; /* host indices */
 	struct netem_spec fwd, rev;
 	int line;      /* where the section starts, for messages */
+	int from_defaults; /* made from [defaults] link, not a [link] section */
 };
 
 /* One timed change from [schedule]: at at_ns after start, the directed
@@ -45,6 +51,7 @@ struct sc_change {
 	int64_t at_ns;
 	unsigned src, dst;
 	struct netem_spec spec;
+	int line;	/* where the [schedule] key is */
 };
 
 struct sc_capture {
@@ -72,12 +79,20 @@ struct scenario {
 	struct sc_change *changes;  /* sorted by at_ns */
 	unsigned nchanges;
 	struct sc_capture capture;
+
+	/* [defaults] link: applied to both directions of every host pair that
+	 * has no [link] section (those pairs appear in links[] with
+	 * from_defaults set). */
+	int has_default_link;
+	struct netem_spec default_link;
 };
 
 /* Diagnostics collected while loading: every problem, in file order. */
 struct sc_diag {
 	char **msg;
 	unsigned n, cap;
+	int *line;	/* line of each message (INT_MAX: whole file), for sorting */
+	unsigned dropped; /* problems past the cap, counted but not kept */
 };
 
 void sc_diag_free(struct sc_diag *d);
@@ -89,6 +104,18 @@ void scenario_free(struct scenario *sc);
 
 /* The canonical INI: every key, defaults made explicit, seed included. */
 int scenario_print(FILE *f, const struct scenario *sc);
+
+/* Add one message (printf format) to d; line orders it (0 or INT_MAX for
+ * whole-file messages, which sort last). Returns 0 or -ENOMEM. */
+int sc_diag_add(struct sc_diag *d, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Expand the {placeholders} of an exec or args text for host h (see
+ * docs/scenario.md). Returns 0, or -EINVAL with a reason in err
+ * (unknown placeholder or host, result longer than outlen). */
+int scenario_expand(const struct scenario *sc, const struct sc_host *h,
+		    const char *text, char *out, size_t outlen, char *err,
+		    size_t errlen);
 
 /* Index of a host by name, or -1. */
 int scenario_host(const struct scenario *sc, const char *name);

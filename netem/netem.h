@@ -106,4 +106,32 @@ uint32_t netem_link_queued(const struct netem_link *l);
 
 void netem_link_counters(const struct netem_link *l, struct netem_counters *c);
 
+/* ---- additions by the netem module (beyond the lead's contract) ---- */
+
+#include "netem_dist.h"	 /* distribution tables and registry */
+#include "netem_sched.h" /* schedules and traces */
+
+#define NETEM_PKT_CE 0x04 /* loss turned into a CE mark (spec ecn) */
+
+/* netem_link_new with a registry of custom distribution tables (for
+ * "distribution NAME" that is not built in). The link copies the tables it
+ * uses; reg must stay valid for later netem_link_set_spec calls.
+ * -ENOENT when a named table is not in reg. */
+int netem_link_new_reg(const struct netem_spec *s, uint64_t seed,
+		       uint64_t link_id, const struct netem_dist_registry *reg,
+		       struct netem_link **out);
+
+/* netem_link_enqueue for a packet whose ECN field is ECT(0)/ECT(1): with
+ * spec "ecn" a loss marks it CE (NETEM_PKT_CE) instead of dropping it.
+ * netem_link_enqueue treats packets as not ECN-capable (dropped). */
+int netem_link_enqueue_ecn(struct netem_link *l, int64_t now_ns, uint32_t len,
+			   uint64_t cookie, int ect, struct netem_verdict *v);
+
+/* Follow a schedule or trace from origin_ns on, over the link's current
+ * spec as the base (netem_link_set_spec replaces the base and keeps the
+ * schedule). The link copies sched; NULL removes it. Scheduled changes keep
+ * the loss-model state and correlation memory (no reset). */
+int netem_link_set_schedule(struct netem_link *l, const struct netem_sched *s,
+			    int64_t origin_ns);
+
 #endif

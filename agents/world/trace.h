@@ -24,6 +24,13 @@ struct trace_sample {
 	double vx, vy, vz;
 	double yaw;
 	int16_t health, armor, ammo;
+	uint8_t stance;	/* added by world: TRACE_STAND, TRACE_WALK, TRACE_CROUCH */
+};
+
+enum trace_stance {
+	TRACE_STAND = 0,
+	TRACE_WALK = 1,
+	TRACE_CROUCH = 2,
 };
 
 /* Samples ordered by (t_ns, entity). Every entity has one sample per tick
@@ -43,6 +50,8 @@ enum trace_event_kind {
 	TRACE_EV_DEATH,
 	TRACE_EV_SPAWN,
 };
+
+#define TRACE_NONE UINT32_MAX /* added by world: "no target" in an event */
 
 struct trace_event {
 	int64_t t_ns;
@@ -81,5 +90,18 @@ size_t trace_entities(const struct trace *t, uint32_t *ids, size_t max);
  * caller frees with trace_free). */
 int trace_filter_entity(const struct trace *t, uint32_t entity,
 			struct trace *out);
+
+/* Added by world (trace.c). Like trace_read_csv, but also returns the
+ * source line of each sample in *lines (caller frees) and, with
+ * TRACE_READ_LAX, accepts samples out of (t_ns, entity) order so that a
+ * checker can report them. */
+#define TRACE_READ_LAX 1u
+int trace_read_csv_lines(FILE *f, struct trace *out, uint32_t **lines,
+			 unsigned flags, char *err, size_t errlen);
+
+/* Name of an event kind ("fire", "hit", ...) and back; -EINVAL if unknown. */
+const char *trace_event_kind_name(enum trace_event_kind k);
+int trace_event_kind_parse(const char *name, enum trace_event_kind *out);
+int trace_events_append(struct trace_events *ev, const struct trace_event *e);
 
 #endif

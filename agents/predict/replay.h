@@ -1,0 +1,109 @@
+/*
+ * replay.h: offline replay of a predictor on recorded movement, as
+ * Steele's paper (000) ran it: zero latency, every update applied in the
+ * frame it is sent, the receiver's displayed position compared with the
+ * true one every tick. A trace is cut into paths (one entity, alive, no
+ * teleport); each path is run through a fresh sender and receiver. The
+ * trend maps of led reckoning are built from the other paths of the
+ * subject's team (leave-one-out). Pure: the caller reads the trace and
+ * prints; simulator and agents reuse the loop.
+ */
+#ifndef RECKON_PREDICT_REPLAY_H
+#define RECKON_PREDICT_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "predict/predict.h"
+#include "predict/trend.h"
+#include "world/trace.h"
+
+struct replay_opts {
+	double jump;	     /* split a path where a tick moves more, u (A10) */
+	double min_duration; /* drop shorter paths, s (A10: 5 s) */
+	int trend_nx, trend_ny; /* trend grid (100 x 100) */
+	int team_filter;	/* trend from the subject's team only */
+	int leave_one_out;	/* the subject path never trains its map */
+};
+
+void replay_opts_init(struct replay_opts *o);
+
+/* One path: consecutive ticks of one living entity. */
+struct replay_path {
+	const struct trace_sample *s;
+	size_t n;
+	uint32_t entity;
+	uint8_t team;
+};
+
+/* The paths of a trace, with per-entity copies of the samples. */
+struct replay_set {
+	struct trace_sample *buf;
+	struct replay_path *path;
+	size_t n_paths;
+	int64_t tick_ns;
+	double lo[2], hi[2]; /* X-Y bounds of every sample (A9) */
+	uint64_t dropped_short, dropped_dead;
+};
+
+int replay_set_build(const struct trace *t, const struct replay_opts *o,
+		     struct replay_set *out);
+void replay_set_free(struct replay_set *set);
+
+/* The true state at sample k of a path: yaw (deg) -> psi (rad), world
+ * acceleration and yaw rate by backward differences (0 at k = 0; A8). */
+void replay_state_at(const struct replay_path *p, size_t k,
+		     struct predict_state *out);
+
+/* A trend map over the set's bounds from every path of team (all teams
+ * if team < 0), in the grid of o. */
+int replay_trend_build(const struct replay_set *set, int team,
+		       const struct replay_opts *o, struct predict_trend *out);
+/* Add (+1) or remove (-1) one path's samples. */
+int replay_trend_path(struct predict_trend *m, const struct replay_path *p,
+		      int sign);
+
+struct replay_result {
+	uint64_t ticks;
+	uint64_t updates; /* sent, not counting the initial state (A11) */
+	uint64_t by_reason[PREDICT_REASON_COUNT];
+	double duration; /* ticks * tick, s (A12) */
+	double err_mean; /* mean |x - Q| over ticks, 3-D (A7) */
+	double err_xy_mean;
+	double err_p95, err_max;
+};
+
+/* Run one path at zero latency. err, when not NULL, receives the n
+ * per-tick errors. */
+int replay_run_path(const struct predict_params *par,
+		    const struct predict_ctx *ctx, const struct replay_path *p,
+		    int64_t tick_ns, double *err, struct replay_result *out);
+
+/* Mean, nearest-rank p95 and max of n values (sorted in place). */
+void replay_error_summary(double *v, size_t n, double *mean, double *p95,
+			  double *max);
+
+/* Run every path of set (led: trend of its team, leave-one-out as o says).
+ * res has set->n_paths entries; errs, when not NULL, has one slot per
+ * sample of the set (path i's errors start at the sum of earlier n). */
+int replay_run_set(const struct replay_set *set, const struct replay_opts *o,
+		   const struct predict_params *par, struct replay_result *res,
+		   double *errs);
+
+/* Steele's experiment (paper 000 §VI): `subjects` distinct paths drawn
+ * with a seeded generator, each run with params a (DR) and b (led). */
+struct replay_experiment {
+	size_t n;
+	size_t *subject;       /* path indices */
+	double *ups_a, *ups_b; /* updates/s per subject */
+	double *err_a, *err_b; /* mean error per subject */
+};
+
+int replay_experiment_run(const struct replay_set *set,
+			  const struct replay_opts *o,
+			  const struct predict_params *a,
+			  const struct predict_params *b, uint64_t seed,
+			  size_t subjects, struct replay_experiment *out);
+void replay_experiment_free(struct replay_experiment *e);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * geom.c: grid line of sight, ray casts and circle collision. The cell
+ * walk is Amanatides and Woo's (Eurographics 1987): step to whichever of
+ * the next vertical or horizontal grid line the segment meets first
+ * (tmax_x vs tmax_y). Tie rule: when both are met at the same parameter
+ * the segment passes exactly through a grid vertex; it is blocked there
+ * only if both side cells are walls (a diagonal squeeze), and then steps
+ * diagonally. Symmetry is made exact by always walking from the
+ * lexicographically smaller endpoint, so floating-point rounding cannot
+ * make geom_los(a,b) differ from geom_los(b,a).
+ */
+#include "geom.h"
+
+#include <math.h>
+
+/* Walk from a to b. Returns 1 if clear; when hit_t is non-NULL the
+ * parameter in [0,1] at which the first wall cell is entered. */
+static int walk(const struct map *m, double ax, double ay, double bx,
+		double by, double *hit_t)
+{
+	double c = m->cell;
+	double x0 = ax / c, y0 = ay / c, dx = (bx - ax) / c, dy = (by - ay) / c;
+	int cx = (int)floor(x0), cy = (int)floor(y0);
+	int sx = dx > 0 ? 1 : (dx < 0 ? -1 : 0);
+	int sy = dy > 0 ? 1 : (dy < 0 ? -1 : 0);
+	double tmx, tmy, tdx, tdy;
+	long guard;
+
+	if (!isfinite(x0) || !isfinite(y0) || !isfinite(dx) || !isfinite(dy))
+		return 0;
+	/* a start exactly on a grid line, leaving downwards, is in the
+	 * lower cell as far as the open segment is concerned */
+	if (sx < 0 && x0 == floor(x0))
+		cx--;
+	if (sy < 0 && y0 == floor(y0))
+		cy--;
+	if (map_blocked(m, cx, cy)) {
+		if (hit_t)
+			*hit_t = 0;
+		return 0;
+	}
+	tdx = sx ? 1.0 / fabs(dx) : INFINITY;
+	tdy = sy ? 1.0 / fabs(dy) : INFINITY;
+	tmx = sx > 0 ? (cx + 1 - x0) * tdx : (sx < 0 ? (x0 - cx) * tdx
+						      : INFINITY);
+	tmy = sy > 0 ? (cy + 1 - y0) * tdy : (sy < 0 ? (y0 - cy) * tdy
+						      : INFINITY);
+	guard = 4 + 2 * (long)(fabs(dx) + fabs(dy));
+	while (guard-- > 0) {
+		double t = tmx < tmy ? tmx : tmy;
+
+		if (t >= 1.0)
+			return 1;
+		if (tmx == tmy) {
+			/* through a vertex: the two side cells */
+			if (map_blocked(m, cx + sx, cy) &&
+			    map_blocked(m, cx, cy + sy)) {
+				if (hit_t)
+					*hit_t = t;
+				return 0;
+			}
+			cx += sx;
+			cy += sy;
+			tmx += tdx;
+			tmy += tdy;
+		} else if (tmx < tmy) {
+			cx += sx;
+			tmx += tdx;
+		} else {
+			cy += sy;
+			tmy += tdy;
+		}
+		if (map_blocked(m, cx, cy)) {
+			if (hit_t)
+				*hit_t = t;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int geom_los(const struct map *m, double ax, double ay, double bx, double by)
+{
+	if (bx < ax || (bx == ax && by < ay))
+		return walk(m, bx, by, ax, ay, NULL);
+	return walk(m, ax, ay, bx, by, NULL);
+}
+
+int geom_clear(const struct map *m, double ax, double ay, double bx,
+	       double by, double radius)
+{
+	double dx = bx - ax, dy = by - ay, len = hypot(dx, dy), nx, ny;
+
+	if (!geom_los(m, ax, ay, bx, by))
+		return 0;
+	if (len <= 0 || radius <= 0)
+		return 1;
+	nx = -dy / len * radius;
+	ny = dx / len * radius;
+	return geom_los(m, ax + nx, ay + ny, bx + nx, by + ny) &&
+	       geom_los(m, ax - nx, ay - ny, bx - nx, by - ny);
+}
+
+double geom_raycast(const struct map *m, double x, double y, double dx,
+		    double dy, double maxd)
+{
+	double t;
+
+	if (walk(m, x, y, x + dx * maxd, y + dy * maxd, &t))
+		return maxd;
+	return t * maxd;
+}
+
+int geom_circle_blocked(const struct map *m, double x, double y, double r)
+{
+	double c = m->cell;
+	int x0 = (int)floor((x - r) / c), x1 = (int)floor((x + r) / c);
+	int y0 = (int)floor((y - r) / c), y1 = (int)floor((y + r) / c);
+
+	for (int cy = y0; cy <= y1; cy++) {
+		for (int cx = x0; cx <= x1; cx++) {
+			double px, py;
+
+			if (!map_blocked(m, cx, cy))
+				continue;
+			/* closest point of the cell's square to the centre */
+			px = fmax(cx * c, fmin(x, (cx + 1) * c));
+			py = fmax(cy * c, fmin(y, (cy + 1) * c));
+			if ((px - x) * (px - x) + (py - y) * (py - y) <
+			    r * r)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Largest fraction f in [0,1] of the move (dx,dy) that stays clear,
+ * found by bisection; 1 when the whole move is clear. */
+static double clear_fraction(const struct map *m, double x, double y,
+			     double dx, double dy, double r)
+{
+	double lo = 0, hi = 1;
+
+	if (!geom_circle_blocked(m, x + dx, y + dy, r))
+		return 1;
+	for (int i = 0; i < 12; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (geom_circle_blocked(m, x + dx * mid, y + dy * mid, r))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return lo;
+}
+
+void geom_slide(const struct map *m, double *x, double *y, double dx,
+		double dy, double r, int *hitx, int *hity)
+{
+	/* sub-steps no longer than half the radius, so a thin wall cannot
+	 * be jumped over */
+	double len = hypot(dx, dy);
+	int steps = (int)ceil(len / (r * 0.5));
+	int hx = 0, hy = 0;
+
+	if (steps < 1)
+		steps = 1;
+	for (int i = 0; i < steps; i++) {
+		double sdx = hx ? 0 : dx / steps, sdy = hy ? 0 : dy / steps;
+		double f;
+
+		if (sdx != 0) {
+			f = clear_fraction(m, *x, *y, sdx, 0, r);
+			*x += sdx * f;
+			if (f < 1)
+				hx = 1;
+		}
+		if (sdy != 0) {
+			f = clear_fraction(m, *x, *y, 0, sdy, r);
+			*y += sdy * f;
+			if (f < 1)
+				hy = 1;
+		}
+	}
+	if (hitx)
+		*hitx = hx;
+	if (hity)
+		*hity = hy;
+}

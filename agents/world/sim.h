@@ -1,0 +1,36 @@
+/*
+ * sim.h: the bot world. Runs N seeded bots on a map at a fixed tick with
+ * the movement physics of move.h, the game rules of the map's mode
+ * (bomb-defusal rounds, deathmatch with respawning items, team battle,
+ * waypoint loop with pursuers) and a per-bot personality, and records a
+ * trace sample of every bot at every tick plus the events (fire, hit,
+ * pickup, death, spawn). Bots decide from what they can see (line of
+ * sight, field of view, a reaction time); they use no predictor's model.
+ * Pure: a run is a function of the map and the config, seed included.
+ */
+#ifndef RECKON_WORLD_SIM_H
+#define RECKON_WORLD_SIM_H
+
+#include "map.h"
+#include "move.h"
+#include "trace.h"
+
+struct sim_config {
+	uint64_t seed;
+	int nbots;
+	double duration_s;
+	int tick_hz;	       /* simulation and sampling rate, default 64 */
+	struct move_params mp; /* movement constants (move_defaults) */
+};
+
+#define SIM_MAX_BOTS 64
+
+void sim_config_defaults(struct sim_config *c);
+
+/* Run the world and append to trace (tick, map name and seed are set)
+ * and ev. Returns 0, -EINVAL for a bad config (nbots 1..SIM_MAX_BOTS,
+ * duration > 0, tick 1..1000) or -ENOMEM. */
+int sim_run(const struct map *m, const struct sim_config *c, struct trace *t,
+	    struct trace_events *ev);
+
+#endif

@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# netns_test.sh: end-to-end test of the userspace impairment bridge. It
+# builds three host namespaces whose veth peers sit in a hub namespace,
+# runs tests/bridge's bridge_harness (the real bridge: AF_PACKET, netem
+# engine, libevent timers, libpcap) in the hub, drives traffic with ping and
+# checks what came out: RTT under "delay 25ms" each way, loss counters
+# against ping's own count, ARP and broadcast passthrough, duplicate and
+# corrupt counters, and that the before/after pcaps open in tshark with the
+# counts the counters report. Needs root; exits 77 (skipped) otherwise.
+#
+#   ns A                        ns H (hub)                        ns B
+#  +-----------+       +---------------------------+       +-----------+
+#  | a0        |=======| ha    bridge_harness    hb|=======| b0        |
+#  | 10.99.0.1 |  veth |           |               |  veth | 10.99.0.2 |
+#  +-----------+       |          hc               |       +-----------+
+#                      +-----------||--------------+
+#                                  || veth
+#                            +-----------+
+#                            | c0  ns C  |  (only sees broadcasts)
+#                            | 10.99.0.3 |
+#                            +-----------+
+#
+# usage: netns_test.sh BUILD_DIR
+set -u
+
+build=${1:?usage: netns_test.sh BUILD_DIR}
+harness=$build/tests/bridge/bridge_harness
+blast=$build/tests/bridge/bridge_udp_blast
+
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, AF_PACKET)"
+for x in "$harness" "$blast"; do
+	[ -x "$x" ] || { echo "FAIL: $x not built"; exit 1; }
+done
+command -v ip >/dev/null || skip "iproute2 (ip) not installed"
+command -v ping >/dev/null || skip "ping not installed"
+command -v tshark >/dev/null || skip "tshark not installed"
+
+p=rkb$$
+A=${p}a B=${p}b C=${p}c H=${p}h
+work=$(mktemp -d /tmp/reckon-bridge-test.XXXXXX)
+hpid=
+
+cleanup() {
+	[ -n "$hpid" ] && kill -TERM "$hpid" 2>/dev/null && wait "$hpid" 2>/dev/null
+	for n in $A $B $C $H; do ip netns del "$n" 2>/dev/null; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ip netns add "$H" 2>/dev/null || skip "cannot create network namespaces here"
+n=0
+for x in a b c; do
+	n=$((n + 1))
+	ns=${p}$x
+	ip netns add "$ns" || exit 1
+	ip -n "$H" link add h$x type veth peer name ${x}0 netns "$ns" || exit 1
+	ip -n "$ns" link set ${x}0 address 02:00:00:99:00:0$n
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip -n "$ns" addr add 10.99.0.$n/24 dev ${x}0
+	ip -n "$ns" link set lo up
+	ip -n "$ns" link set ${x}0 up
+	ip -n "$H" link set h$x up
+done
+ip netns exec "$H" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+ports="a=ha,02:00:00:99:00:01,10.99.0.1 b=hb,02:00:00:99:00:02,10.99.0.2 c=hc,02:00:00:99:00:03,10.99.0.3"
+
+fails=0
+check() { # check DESCRIPTION COMMAND...
+	if "${@:2}"; then echo "ok:   $1"; else echo "FAIL: $1"; fails=$((fails + 1)); fi
+}
+
+# start_harness LOG ARGS...: run the bridge in the hub, wait for "ready".
+start_harness() {
+	local log=$1
+	shift
+	ip netns exec "$H" "$harness" "$@" $ports >"$log" 2>&1 &
+	hpid=$!
+	for _ in $(seq 100); do
+		grep -q '^ready' "$log" && return 0
+		kill -0 "$hpid" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "FAIL: harness did not start:"; cat "$log"; exit 1
+}
+stop_harness() {
+	kill -TERM "$hpid"; wait "$hpid"; hpid=
+}
+# cnt LOG LINK KEY: one counter from the harness's exit report.
+cnt() { sed -n "s/^link $2 .* $3=\([0-9]*\).*/\1/p; s/^link $2 $3=\([0-9]*\).*/\1/p" "$1" | head -1; }
+bstat() { sed -n "s/^bridge .*\b$2=\([0-9]*\).*/\1/p" "$1"; }
+npk() { tshark -r "$1" -T fields -e frame.number 2>/dev/null | wc -l; }
+flush_arp() { for ns in $A $B $C; do ip -n "$ns" neigh flush all; done; }
+
+# --- 1. delay 25ms each way: RTT, ARP/broadcast passthrough, pcaps ----
+log=$work/delay.log
+mkdir -p "$work/pcap1"
+start_harness "$log" -s 7 -p "$work/pcap1" -l "a:b:delay 25ms"
+crx0=$(ip netns exec "$C" cat /sys/class/net/c0/statistics/rx_packets)
+ip netns exec "$A" ping -c 20 -i 0.05 -n 10.99.0.2 >"$work/ping1" 2>&1
+crx1=$(ip netns exec "$C" cat /sys/class/net/c0/statistics/rx_packets)
+stop_harness
+cat "$log"
+med=$(sed -n 's/.*time=\([0-9.]*\) ms/\1/p' "$work/ping1" | sort -n |
+	awk '{v[NR]=$1} END {if (NR == 0) print -1; else if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}')
+echo "median RTT: $med ms (20 pings)"
+check "median RTT $med ms within 1 ms of 50 ms" \
+	awk -v m="$med" 'BEGIN {exit !(m >= 49 && m <= 51)}'
+check "ARP passed (ping got replies)" grep -q ' 0% packet loss' "$work/ping1"
+check "passthrough counted ARP (>= 2 frames)" \
+	test "$(bstat "$log" passthrough)" -ge 2
+check "broadcast ARP reached the third host C" test "$crx1" -gt "$crx0"
+check "a->b: in=20 delivered=20" \
+	test "$(cnt "$log" 'a->b' in)/$(cnt "$log" 'a->b' delivered)" = 20/20
+check "b->a: in=20 delivered=20" \
+	test "$(cnt "$log" 'b->a' in)/$(cnt "$log" 'b->a' delivered)" = 20/20
+check "a->c carried nothing" test "$(cnt "$log" 'a->c' in)" = 0
+check "a-b.before.pcap has in=20 frames" test "$(npk "$work/pcap1/a-b.before.pcap")" = 20
+check "a-b.after.pcap has delivered=20 frames" test "$(npk "$work/pcap1/a-b.after.pcap")" = 20
+check "b-a.after.pcap holds ICMP echo replies" \
+	test "$(tshark -r "$work/pcap1/b-a.after.pcap" -Y 'icmp.type == 0' -T fields -e frame.number 2>/dev/null | wc -l)" = 20
+# The capture timestamps show the impairment: after - before of the
+# first echo request is the configured 25 ms (+ scheduling, < 1 ms).
+t0=$(tshark -r "$work/pcap1/a-b.before.pcap" -c 1 -T fields -e frame.time_epoch 2>/dev/null)
+t1=$(tshark -r "$work/pcap1/a-b.after.pcap" -c 1 -T fields -e frame.time_epoch 2>/dev/null)
+check "pcap timestamps 25 ms apart ($t0 -> $t1)" \
+	awk -v a="$t0" -v b="$t1" 'BEGIN {d = (b - a) * 1000; exit !(d >= 25 && d < 26)}'
+check "no malformed/unknown/send errors" \
+	test "$(bstat "$log" malformed)$(bstat "$log" unknown_dst)$(bstat "$log" send_errors)" = 000
+
+# --- 2. loss 10% on a->b only: counters agree with ping's loss ---------
+log=$work/loss.log
+N=400
+flush_arp
+start_harness "$log" -s 11 -d "a:b:loss 10%"
+ip netns exec "$A" ping -c $N -i 0.005 -W 1 -q -n 10.99.0.2 >"$work/ping2" 2>&1
+stop_harness
+cat "$log" "$work/ping2"
+rcv=$(sed -n 's/.* \([0-9]*\) received.*/\1/p' "$work/ping2")
+lost=$((N - rcv))
+dl=$(cnt "$log" 'a->b' drop_loss)
+check "a->b drop_loss ($dl) == ping's lost ($lost)" test "$dl" = "$lost"
+check "a->b in == $N" test "$(cnt "$log" 'a->b' in)" = $N
+check "b->a lost nothing" test "$(cnt "$log" 'b->a' drop_loss)" = 0
+# Binomial(N=400, p=0.1): mean 40, sigma = sqrt(N p (1-p)) = 6, so 5
+# sigma is [10, 70]. Computed here from N and p.
+check "loss count $dl within 5 sigma of N*p" awk -v n=$N -v p=0.1 -v k="$dl" \
+	'BEGIN {m = n*p; s = sqrt(n*p*(1-p)); exit !(k >= m - 5*s && k <= m + 5*s)}'
+
+# --- 3. duplicate and corrupt on a->b: counters and pcaps ---------------
+log=$work/dup.log
+mkdir -p "$work/pcap3"
+flush_arp
+start_harness "$log" -s 5 -p "$work/pcap3" -d "a:b:duplicate 20% corrupt 20%"
+ip netns exec "$A" ping -c $N -i 0.005 -W 1 -q -n 10.99.0.2 >"$work/ping3" 2>&1
+stop_harness
+cat "$log" "$work/ping3"
+in=$(cnt "$log" 'a->b' in)
+dup=$(cnt "$log" 'a->b' duplicated)
+cor=$(cnt "$log" 'a->b' corrupted)
+del=$(cnt "$log" 'a->b' delivered)
+check "a->b in == $N" test "$in" = $N
+check "a->b delivered ($del) == in + duplicated ($in + $dup)" test "$del" = $((in + dup))
+# Binomial(400, 0.2): mean 80, sigma 8, 5 sigma [40, 120]. Corruption is
+# decided per copy in netem, so its mean lies between in*p and
+# (in+dup)*p: the bounds take 5 sigma below the first, above the second.
+check "duplicated $dup within 5 sigma of in*0.2" awk -v n="$in" -v p=0.2 -v k="$dup" \
+	'BEGIN {m = n*p; s = sqrt(n*p*(1-p)); exit !(k >= m - 5*s && k <= m + 5*s)}'
+check "corrupted $cor within 5 sigma of copies*0.2" awk -v a="$in" -v b="$del" -v p=0.2 -v k="$cor" \
+	'BEGIN {lo = a*p - 5*sqrt(a*p*(1-p)); hi = b*p + 5*sqrt(b*p*(1-p)); exit !(k >= lo && k <= hi)}'
+check "ping saw duplicates" grep -q 'duplicates' "$work/ping3"
+check "a-b.before.pcap has in=$in frames" test "$(npk "$work/pcap3/a-b.before.pcap")" = "$in"
+check "a-b.after.pcap has delivered=$del frames" test "$(npk "$work/pcap3/a-b.after.pcap")" = "$del"
+# Every copy in the after-pcap that differs from its original is a
+# corrupted one: count frames whose bytes are not in the before-pcap.
+tshark -r "$work/pcap3/a-b.before.pcap" -T fields -e frame.md5_hash -o frame.generate_md5_hash:TRUE 2>/dev/null | sort -u >"$work/h0"
+tshark -r "$work/pcap3/a-b.after.pcap" -T fields -e frame.md5_hash -o frame.generate_md5_hash:TRUE 2>/dev/null | sort >"$work/h1"
+if [ -s "$work/h0" ]; then
+	diffs=$(grep -cvxFf "$work/h0" "$work/h1")
+	check "after-pcap differs from before-pcap in corrupted=$cor frames ($diffs)" test "$diffs" = "$cor"
+fi
+
+# --- 4. ecn: losses of ECN-capable packets become CE marks ------------
+log=$work/ecn.log
+mkdir -p "$work/pcap5"
+flush_arp
+start_harness "$log" -s 9 -p "$work/pcap5" -d "a:b:loss 30% ecn"
+# -Q 2: TOS byte ECT(0), so every loss on a->b is a CE mark instead.
+ip netns exec "$A" ping -Q 2 -c 100 -i 0.005 -W 1 -q -n 10.99.0.2 >"$work/ping5" 2>&1
+stop_harness
+cat "$log"
+ecn=$(cnt "$log" 'a->b' ecn_marked)
+check "ECT packets: none lost on a->b" test "$(cnt "$log" 'a->b' drop_loss)" = 0
+check "ECT packets: ping lost none" grep -q ' 0% packet loss' "$work/ping5"
+check "ecn_marked ($ecn) > 0" test "$ecn" -gt 0
+check "after-pcap has ecn_marked=$ecn CE frames" \
+	test "$(tshark -r "$work/pcap5/a-b.after.pcap" -Y 'ip.dsfield.ecn == 3' -T fields -e frame.number 2>/dev/null | wc -l)" = "$ecn"
+# Binomial(100, 0.3): mean 30, sigma 4.6, 5 sigma [7, 53].
+check "ecn_marked $ecn within 5 sigma of 100*0.3" awk -v n=100 -v p=0.3 -v k="$ecn" \
+	'BEGIN {m = n*p; s = sqrt(n*p*(1-p)); exit !(k >= m - 5*s && k <= m + 5*s)}'
+check "every after-pcap frame has a good IPv4 header checksum" \
+	test "$(tshark -r "$work/pcap5/a-b.after.pcap" -o ip.check_checksum:TRUE -Y 'ip.checksum.status == 1' -T fields -e frame.number 2>/dev/null | wc -l)" = "$(cnt "$log" 'a->b' delivered)"
+
+# --- 5. UDP with offloaded checksums, TCP with GSO super-frames --------
+log=$work/offload.log
+mkdir -p "$work/pcap6"
+flush_arp
+start_harness "$log" -s 13 -p "$work/pcap6" -S 128 -l "a:b:delay 2ms"
+ip netns exec "$B" "$blast" recv 9000 200 5 0 >"$work/recv6" 2>&1 &
+rpid=$!
+for _ in $(seq 100); do grep -q listening "$work/recv6" && break; sleep 0.02; done
+ip netns exec "$A" "$blast" send 10.99.0.2 9000 2000 200 64 >/dev/null
+wait $rpid
+tcp=skip
+if command -v iperf3 >/dev/null; then
+	ip netns exec "$B" iperf3 -s -1 -D -p 5299 >/dev/null 2>&1
+	sleep 0.2
+	ip netns exec "$A" timeout 20 iperf3 -c 10.99.0.2 -p 5299 -t 1 >"$work/iperf" 2>&1 && tcp=ok || tcp=fail
+fi
+stop_harness
+cat "$log" "$work/recv6"
+check "200 UDP datagrams crossed the bridge" grep -q '^received=200 ' "$work/recv6"
+check "partial UDP checksums were completed (>= 200)" \
+	test "$(bstat "$log" csum_completed)" -ge 200
+check "every UDP datagram in a-b.after.pcap has a good checksum" \
+	test "$(tshark -r "$work/pcap6/a-b.after.pcap" -o udp.check_checksum:TRUE -Y 'udp.port == 9000 && udp.checksum.status == 1' -T fields -e frame.number 2>/dev/null | wc -l)" = 200
+if [ "$tcp" != skip ]; then
+	cat "$work/iperf"
+	check "TCP (GSO super-frames) through the bridge" test "$tcp" = ok
+	check "no oversize, pool or send errors" \
+		test "$(bstat "$log" oversize)$(bstat "$log" pool_full)$(bstat "$log" send_errors)" = 000
+fi
+
+# --- 6. pcap size cap --------------------------------------------------
+log=$work/cap.log
+mkdir -p "$work/pcap4"
+flush_arp
+# File header 24 B + 5 records of 16 + 98 B (ICMP echo frames).
+start_harness "$log" -s 3 -B -p "$work/pcap4" -M $((24 + 5 * (16 + 98))) -l "a:b:delay 1ms"
+ip netns exec "$A" ping -c 10 -i 0.01 -q -n 10.99.0.2 >/dev/null 2>&1
+stop_harness
+cat "$log"
+check "size cap: 5 records written" test "$(npk "$work/pcap4/a-b.before.pcap")" = 5
+check "size cap: 5 records counted as skipped" test "$(bstat "$log" capture_skipped)" -ge 5
+check "before-only capture wrote no after file" test ! -e "$work/pcap4/a-b.after.pcap"
+
+if [ "$fails" -ne 0 ]; then
+	echo "$fails check(s) failed"
+	exit 1
+fi
+echo "all bridge netns checks passed"

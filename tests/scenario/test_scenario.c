@@ -1,0 +1,247 @@
+/*
+ * test_scenario.c: Criterion tests of scenario_load and scenario_print:
+ * the struct a known file produces (hosts, addresses, both directions of
+ * every link, [defaults] pairs, sorted schedule, capture), the canonical
+ * form loading back to the same scenario for every shipped scenario, and
+ * docs/scenario.md's key reference matching the key table.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sc_test_util.h"
+#include "scenario.h"
+#include "scenario_keys.h"
+
+static struct netem_spec spec(const char *text)
+{
+	struct netem_spec s;
+	char err[256];
+	cr_assert_eq(netem_spec_parse(text, &s, err, sizeof(err)), 0, "%s: %s",
+		     text, err);
+	return s;
+}
+
+static struct scenario *load_ok(const char *text)
+{
+	struct scenario *sc = NULL;
+	struct sc_diag d = {0};
+	int rc = sc_load_text(text, &sc, &d);
+	cr_assert_eq(rc, 0, "load failed: %s", d.n ? d.msg[0] : "(no message)");
+	cr_assert_eq(d.n, 0);
+	sc_diag_free(&d);
+	return sc;
+}
+
+Test(scenario, defaults_are_explicit_and_seed_is_1)
+{
+	struct scenario *sc = load_ok("[host a]\nrole = bot\n");
+
+	cr_assert_eq(sc->seed, 1);
+	cr_assert_eq(sc->duration_ns, 10000000000LL);
+	cr_assert_eq(sc->repetitions, 1);
+	cr_assert_eq(sc->backend, SC_BACKEND_USERSPACE);
+	cr_assert_eq(sc->mode, SC_MODE_EMULATE);
+	cr_assert_str_eq(sc->results_dir, "results");
+	cr_assert_str_eq(sc->subnet, "10.77.0.0/24");
+	cr_assert_str_eq(sc->hosts[0].addr, "10.77.0.1");
+	cr_assert_eq(sc->capture.enabled, 0);
+	cr_assert_eq(sc->capture.snaplen, 262144);
+	cr_assert_eq(sc->nlinks, 0);
+	cr_assert_eq(sc->nchanges, 0);
+	/* the name defaults to the file name without .ini */
+	cr_assert_eq(strncmp(sc->name, "reckon-sc-test-", 15), 0, "%s",
+		     sc->name);
+	scenario_free(sc);
+}
+
+Test(scenario, lossy_pair_fills_the_struct)
+{
+	struct scenario *sc = NULL;
+	struct sc_diag d = {0};
+
+	cr_assert_eq(scenario_load("scenarios/lossy-pair.ini", &sc, &d), 0);
+	cr_assert_str_eq(sc->name, "lossy-pair");
+	cr_assert_eq(sc->seed, 7);
+	cr_assert_eq(sc->nhosts, 2);
+	cr_assert_str_eq(sc->hosts[0].name, "a");
+	cr_assert_str_eq(sc->hosts[1].addr, "10.77.0.2");
+	cr_assert_str_eq(sc->hosts[0].exec, "ping -c 100 -i 0.2 10.77.0.2");
+	cr_assert_str_eq(sc->hosts[0].exec_text, "ping -c 100 -i 0.2 {addr:b}");
+	cr_assert_eq(sc->nlinks, 1);
+	struct netem_spec f = spec("delay 5ms loss gemodel 5% 30% 50% 0%");
+	struct netem_spec r = spec("delay 5ms");
+	cr_assert(netem_spec_equal(scenario_link_spec(sc, 0, 1), &f));
+	cr_assert(netem_spec_equal(scenario_link_spec(sc, 1, 0), &r));
+	/* a<>b at 25s became two changes, after the 20s one */
+	cr_assert_eq(sc->nchanges, 3);
+	cr_assert_eq(sc->changes[0].at_ns, 20000000000LL);
+	cr_assert_eq(sc->changes[1].at_ns, 25000000000LL);
+	cr_assert_eq(sc->changes[2].at_ns, 25000000000LL);
+	cr_assert_eq(sc->changes[1].src, 0);
+	cr_assert_eq(sc->changes[2].src, 1);
+	cr_assert_eq(sc->capture.enabled, 1);
+	cr_assert_eq(sc->capture.snaplen, 128);
+	cr_assert_eq(sc->capture.max_bytes, 16ULL << 20);
+	scenario_free(sc);
+	sc_diag_free(&d);
+}
+
+Test(scenario, missing_direction_is_unimpaired)
+{
+	struct scenario *sc = load_ok("[host a]\nrole = x\n[host b]\nrole = y\n"
+				      "[link b a]\nforward = delay 7ms\n");
+	struct netem_spec none;
+
+	netem_spec_init(&none);
+	struct netem_spec f = spec("delay 7ms");
+	cr_assert(netem_spec_equal(scenario_link_spec(sc, 1, 0), &f));
+	cr_assert(netem_spec_equal(scenario_link_spec(sc, 0, 1), &none));
+	scenario_free(sc);
+}
+
+Test(scenario, defaults_link_covers_unlinked_pairs_only)
+{
+	struct scenario *sc = load_ok("[defaults]\nlink = delay 3ms\n"
+				      "[host a]\nrole = x\n[host b]\nrole = x\n"
+				      "[host c]\nrole = x\n"
+				      "[link a b]\nboth = delay 50ms\n");
+	struct netem_spec def = spec("delay 3ms"), ab = spec("delay 50ms");
+
+	cr_assert_eq(sc->nlinks, 3); /* a-b explicit, a-c and b-c defaults */
+	cr_assert_eq(sc->links[0].from_defaults, 0);
+	cr_assert(netem_spec_equal(scenario_link_spec(sc, 1, 0), &ab));
+	for (unsigned s = 0; s < 2; s++) {
+		cr_assert(netem_spec_equal(scenario_link_spec(sc, s, 2), &def));
+		cr_assert(netem_spec_equal(scenario_link_spec(sc, 2, s), &def));
+		cr_assert_eq(sc->links[1 + s].from_defaults, 1);
+	}
+	scenario_free(sc);
+
+	/* Without [defaults] link an unlinked pair has no spec at all. */
+	sc = load_ok("[host a]\nrole = x\n[host b]\nrole = x\n");
+	cr_assert_null(scenario_link_spec(sc, 0, 1));
+	cr_assert_eq(scenario_host(sc, "B"), 1);
+	cr_assert_eq(scenario_host(sc, "z"), -1);
+	scenario_free(sc);
+}
+
+Test(scenario, schedule_is_sorted_by_time_then_file_order)
+{
+	struct scenario *sc = load_ok("[scenario]\nduration = 1m\n"
+				      "[host a]\nrole = x\n[host b]\nrole = x\n"
+				      "[schedule]\n"
+				      "at 40s a>b = delay 4ms\n"
+				      "at 10s b<a = delay 1ms\n"
+				      "at 10s b>a = delay 2ms\n"
+				      "at 1m a<>b =\n"
+				      "at 500ms a>b = rate 1mbit\n");
+	struct netem_spec none;
+
+	netem_spec_init(&none);
+	cr_assert_eq(sc->nchanges, 6);
+	int64_t want_t[] = {500000000LL,   10000000000LL, 10000000000LL,
+			    40000000000LL, 60000000000LL, 60000000000LL};
+	unsigned want_src[] = {0, 0, 1, 0, 0, 1};
+	for (unsigned i = 0; i < 6; i++) {
+		cr_assert_eq(sc->changes[i].at_ns, want_t[i], "change %u", i);
+		cr_assert_eq(sc->changes[i].src, want_src[i], "change %u", i);
+		cr_assert_eq(sc->changes[i].dst, 1 - want_src[i], "change %u",
+			     i);
+	}
+	struct netem_spec d1 = spec("delay 1ms");
+	cr_assert(netem_spec_equal(&sc->changes[1].spec, &d1));
+	cr_assert(netem_spec_equal(&sc->changes[4].spec, &none));
+	scenario_free(sc);
+}
+
+Test(scenario, subnet_assigns_index_plus_one)
+{
+	struct scenario *sc = load_ok(
+		"[scenario]\nsubnet = 172.16.0.0/16\n"
+		"[host a]\nrole = x\n[host b]\nrole = x\n"
+		"[host c]\nexec = ping {addr:a} {addr:B} {host} {index}\n");
+	cr_assert_str_eq(sc->hosts[2].addr, "172.16.0.3");
+	cr_assert_str_eq(sc->hosts[2].exec, "ping 172.16.0.1 172.16.0.2 c 2");
+	scenario_free(sc);
+}
+
+/* Load path, print it, load the print, print again: same scenario, same
+ * text (after the first line, which names the file). */
+static void round_trip(const char *path)
+{
+	struct scenario *a = NULL, *b = NULL;
+	struct sc_diag d = {0};
+	char *t1 = NULL, *t2 = NULL, tmp[64];
+	size_t n1, n2;
+
+	cr_assert_eq(scenario_load(path, &a, &d), 0, "%s: %s", path,
+		     d.n ? d.msg[0] : "");
+	FILE *m = open_memstream(&t1, &n1);
+	cr_assert_eq(scenario_print(m, a), 0);
+	fclose(m);
+	sc_write_tmp(t1, tmp, sizeof(tmp));
+	int rc = scenario_load(tmp, &b, &d);
+	unlink(tmp);
+	cr_assert_eq(rc, 0, "%s: canonical form does not load: %s", path,
+		     d.n ? d.msg[0] : "");
+	sc_assert_same(a, b);
+	m = open_memstream(&t2, &n2);
+	cr_assert_eq(scenario_print(m, b), 0);
+	fclose(m);
+	cr_assert_str_eq(strchr(t1, '\n'), strchr(t2, '\n'), "%s", path);
+	free(t1);
+	free(t2);
+	scenario_free(a);
+	scenario_free(b);
+	sc_diag_free(&d);
+}
+
+Test(scenario, canonical_form_round_trips)
+{
+	glob_t g;
+	size_t total = 0;
+	const char *pats[] = {"scenarios/*.ini", "tests/scenario/valid/*.ini"};
+
+	for (size_t p = 0; p < 2; p++) {
+		int rc = glob(pats[p], 0, NULL, &g);
+		cr_assert_eq(rc, 0,
+			     "no files match %s (run from the source "
+			     "directory)",
+			     pats[p]);
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			round_trip(g.gl_pathv[i]);
+		total += g.gl_pathc;
+		globfree(&g);
+	}
+	cr_assert_geq(total, 5);
+}
+
+Test(scenario, docs_key_reference_matches_the_table)
+{
+	const char *begin =
+		"<!-- BEGIN KEYS: generated by scenario_keys_md -->\n";
+	const char *end = "<!-- END KEYS -->";
+	char *want = NULL, *doc = NULL;
+	size_t wn, dn = 0;
+	FILE *m = open_memstream(&want, &wn);
+
+	cr_assert_eq(scenario_keys_markdown(m), 0);
+	fclose(m);
+	FILE *f = fopen("docs/scenario.md", "r");
+	cr_assert_not_null(f, "docs/scenario.md (run from the source dir)");
+	cr_assert_eq(getdelim(&doc, &dn, '\0', f) > 0, 1);
+	fclose(f);
+	char *b = strstr(doc, begin), *e = strstr(doc, end);
+	cr_assert(b && e && e > b, "docs/scenario.md lacks the KEYS markers");
+	b += strlen(begin);
+	*e = '\0';
+	cr_assert_str_eq(b, want,
+			 "docs/scenario.md key reference is stale: "
+			 "regenerate it with scenario_keys_md");
+	free(want);
+	free(doc);
+}
