@@ -22,6 +22,23 @@
 
 #define MAX_KV 64
 
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
@@ -184,18 +201,21 @@ static int run_replay(const struct replay_set *set, const struct replay_opts *o,
 		return 1;
 	}
 	predict_params_format(par, pstr, sizeof(pstr));
-	if (json)
-		printf("{\n  \"trace\": \"%s\",\n  \"predictor\": \"%s\",\n"
+	if (json) {
+		printf("{\n  \"trace\": ");
+		json_str(trace);
+		printf(",\n  \"predictor\": \"%s\",\n"
 		       "  \"params\": \"%s\",\n  \"latency_ns\": 0,\n"
 		       "  \"entities\": [",
-		       trace, par->p->name, pstr);
-	else
+		       par->p->name, pstr);
+	} else {
 		printf("# %s on %s, zero latency (%zu paths; %" PRIu64
 		       " short, %" PRIu64 " dead samples dropped)\n# %s\n"
 		       "%-8s %4s %6s %10s %9s %10s %10s %10s\n",
 		       par->p->name, trace, set->n_paths, set->dropped_short,
 		       set->dropped_dead, pstr, "entity", "team", "paths",
 		       "seconds", "upd/s", "err_mean", "err_p95", "err_max");
+	}
 	const double *e = errs;
 
 	for (size_t a = 0; a < set->n_paths;) {
@@ -228,7 +248,24 @@ static void print_welch(int json, const char *what, const double *a,
 {
 	struct predict_welch w;
 
-	if (predict_welch(a, n, b, n, &w)) {
+	int err = predict_welch(a, n, b, n, &w);
+
+	if (err == -EDOM) {
+		/* both samples constant (and equal SD 0): no t test */
+		if (json)
+			printf("    \"%s\": {\"dr_mean\": %.5f, \"dr_sd\": 0, "
+			       "\"led_mean\": %.5f, \"led_sd\": 0, \"t\": "
+			       "null, "
+			       "\"df\": null, \"p\": null, \"cohen_d\": "
+			       "null}%s\n",
+			       what, a[0], b[0], last ? "" : ",");
+		else
+			printf("%-12s %9.4f ± %-8.4f %9.4f ± %-8.4f %8s %8s "
+			       "%10s %7s\n",
+			       what, a[0], 0.0, b[0], 0.0, "-", "-", "-", "-");
+		return;
+	}
+	if (err) {
 		fprintf(stderr, "replay: %s: too few subjects for a t test\n",
 			what);
 		return;
@@ -271,11 +308,13 @@ static int run_experiment(const struct replay_set *set,
 	predict_params_format(&dr, a, sizeof(a));
 	predict_params_format(led, b, sizeof(b));
 	if (json) {
-		printf("{\n  \"trace\": \"%s\",\n  \"experiment\": \"led\",\n"
+		printf("{\n  \"trace\": ");
+		json_str(trace);
+		printf(",\n  \"experiment\": \"led\",\n"
 		       "  \"seed\": %" PRIu64 ",\n  \"subjects\": %zu,\n"
 		       "  \"paths\": %zu,\n  \"dr_params\": \"%s\",\n"
 		       "  \"led_params\": \"%s\",\n  \"results\": {\n",
-		       trace, seed, e.n, set->n_paths, a, b);
+		       seed, e.n, set->n_paths, a, b);
 	} else {
 		printf("# led reckoning experiment (Steele, paper 000 §VI) on "
 		       "%s: %zu of %zu paths, seed %" PRIu64

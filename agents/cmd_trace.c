@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@
 #include "world/sim.h"
 #include "world/trace.h"
 #include "world/trace_check.h"
+#include "world/trace_import.h"
+#include "world/trace_stats.h"
 
 static int usage(void)
 {
@@ -449,12 +452,255 @@ static int cmd_check(int argc, char *argv[])
 	return n ? 1 : 0;
 }
 
+static void print_dist(const char *name, const char *unit,
+		       const struct dist *d, int json, int last)
+{
+	if (json)
+		printf("  \"%s\": {\"n\": %zu, \"mean\": %.3f, \"p10\": %.3f, "
+		       "\"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f, "
+		       "\"max\": %.3f}%s\n",
+		       name, d->n, d->mean, d->p10, d->p50, d->p90, d->p99,
+		       d->max, last ? "" : ",");
+	else
+		printf("%-22s n=%-8zu mean %8.2f  p10 %8.2f  p50 %8.2f  "
+		       "p90 %8.2f  p99 %8.2f  max %8.2f %s\n",
+		       name, d->n, d->mean, d->p10, d->p50, d->p90, d->p99,
+		       d->max, unit);
+}
+
+static int cmd_stats(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "events", required_argument, NULL, 'e' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-events", no_argument, NULL, 'N' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct trace_stats_opts o;
+	struct trace_stats st;
+	struct trace t;
+	struct trace_events ev;
+	const char *evpath = NULL;
+	char evbuf[PATH_MAX], err[256];
+	int opt, json = 0, noev = 0, have_ev = 0, rc;
+	FILE *f;
+
+	trace_stats_defaults(&o);
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "e:jN", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			evpath = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'N':
+			noev = 1;
+			break;
+		default:
+			return usage();
+		}
+	}
+	if (optind != argc - 1)
+		return usage();
+	trace_init(&t);
+	trace_events_init(&ev);
+	if (read_trace_file(argv[optind], &t, NULL, 0))
+		return 1;
+	if (!evpath && !noev) {
+		events_name(argv[optind], evbuf, sizeof(evbuf));
+		if (access(evbuf, R_OK) == 0)
+			evpath = evbuf;
+	}
+	if (evpath && !noev) {
+		f = fopen(evpath, "r");
+		if (!f) {
+			fprintf(stderr, "trace stats: %s: %s\n", evpath,
+				strerror(errno));
+			trace_free(&t);
+			return 1;
+		}
+		rc = trace_events_read_csv(f, &ev, err, sizeof(err));
+		fclose(f);
+		if (rc) {
+			fprintf(stderr, "trace stats: %s: %s\n", evpath,
+				rc == -EINVAL ? err : strerror(-rc));
+			trace_free(&t);
+			return 1;
+		}
+		have_ev = 1;
+	}
+	rc = trace_stats(&t, have_ev ? &ev : NULL, &o, &st);
+	if (rc) {
+		fprintf(stderr, "trace stats: %s\n", strerror(-rc));
+		goto out;
+	}
+	if (json) {
+		printf("{\n  \"trace\": \"%s\", \"map\": \"%s\", \"seed\": "
+		       "%" PRIu64 ", \"entities\": %zu, \"samples\": %zu, "
+		       "\"duration_s\": %.3f,\n",
+		       argv[optind], t.map, t.seed, st.entities, st.samples,
+		       st.duration_s);
+		printf("  \"frac_moving\": %.4f, \"frac_stopped\": %.4f, "
+		       "\"frac_fighting\": %s%.4f, \"frac_walk\": %.4f, "
+		       "\"frac_crouch\": %.4f,\n",
+		       st.frac_moving, st.frac_stopped, "", st.frac_fighting,
+		       st.frac_walk, st.frac_crouch);
+		printf("  \"speed_hist_25\": [");
+		for (int i = 0; i < TRACE_STATS_SPEED_BINS; i++)
+			printf("%s%.4f", i ? ", " : "", st.speed_hist[i]);
+		printf("],\n");
+		print_dist("speed", "", &st.speed, 1, 0);
+		print_dist("turn_view", "", &st.turn_view, 1, 0);
+		print_dist("turn_heading", "", &st.turn_heading, 1, 0);
+		print_dist("path_s", "", &st.path_s, 1, 0);
+		print_dist("segment_len", "", &st.seg_len, 1, 0);
+		print_dist("segment_s", "", &st.seg_s, 1, 1);
+		printf("}\n");
+	} else {
+		printf("trace %s: map %s, seed %" PRIu64 ", %zu entities, "
+		       "%zu samples, %.1f s\n",
+		       argv[optind], t.map[0] ? t.map : "?", t.seed,
+		       st.entities, st.samples, st.duration_s);
+		printf("time alive: moving %.1f%%, stopped %.1f%%, walking "
+		       "%.1f%%, crouched %.1f%%, ",
+		       100 * st.frac_moving, 100 * st.frac_stopped,
+		       100 * st.frac_walk, 100 * st.frac_crouch);
+		if (have_ev)
+			printf("fighting %.1f%%\n", 100 * st.frac_fighting);
+		else
+			printf("fighting n/a (no events file)\n");
+		print_dist("speed", "u/s", &st.speed, 0, 0);
+		printf("speed histogram (25 u/s bins, %% of time alive):");
+		for (int i = 0; i < TRACE_STATS_SPEED_BINS; i++)
+			printf(" %.1f", 100 * st.speed_hist[i]);
+		printf("\n");
+		print_dist("turn rate (view)", "deg/s", &st.turn_view, 0, 0);
+		print_dist("turn rate (heading)", "deg/s", &st.turn_heading,
+			   0, 0);
+		print_dist("path duration", "s", &st.path_s, 0, 0);
+		print_dist("segment length", "u", &st.seg_len, 0, 0);
+		print_dist("segment duration", "s", &st.seg_s, 0, 0);
+	}
+out:
+	trace_free(&t);
+	trace_events_free(&ev);
+	return rc ? 1 : 0;
+}
+
+static int cmd_import(int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "map-columns", required_argument, NULL, 'c' },
+		{ "time-unit", required_argument, NULL, 'u' },
+		{ "scale", required_argument, NULL, 'k' },
+		{ "tick-ms", required_argument, NULL, 'p' },
+		{ "map", required_argument, NULL, 'm' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct trace_import_opts o;
+	struct trace_import_report rep;
+	struct trace t;
+	const char *spec = NULL, *out = NULL;
+	char err[256];
+	double d;
+	int opt, rc;
+	FILE *in, *f;
+
+	trace_import_defaults(&o);
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "c:u:k:p:m:o:", opts, NULL)) !=
+	       -1) {
+		switch (opt) {
+		case 'c':
+			spec = optarg;
+			break;
+		case 'u':
+			if (strcmp(optarg, "s") == 0)
+				o.time_scale = 1;
+			else if (strcmp(optarg, "ms") == 0)
+				o.time_scale = 1e-3;
+			else if (strcmp(optarg, "us") == 0)
+				o.time_scale = 1e-6;
+			else if (strcmp(optarg, "ns") == 0)
+				o.time_scale = 1e-9;
+			else
+				return usage();
+			break;
+		case 'k':
+			if (parse_pos_double(optarg, &o.pos_scale))
+				return usage();
+			break;
+		case 'p':
+			if (parse_pos_double(optarg, &d))
+				return usage();
+			o.tick_ns = (int64_t)llround(d * 1e6);
+			break;
+		case 'm':
+			snprintf(o.map, sizeof(o.map), "%s", optarg);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		default:
+			return usage();
+		}
+	}
+	if (!spec || !out || optind != argc - 1)
+		return usage();
+	if (trace_import_mapping(spec, &o, err, sizeof(err))) {
+		fprintf(stderr, "trace import: --map-columns: %s\n", err);
+		return 2;
+	}
+	in = fopen(argv[optind], "r");
+	if (!in) {
+		fprintf(stderr, "trace import: %s: %s\n", argv[optind],
+			strerror(errno));
+		return 1;
+	}
+	rc = trace_import_csv(in, &o, &t, &rep, err, sizeof(err));
+	fclose(in);
+	if (rc) {
+		fprintf(stderr, "trace import: %s: %s\n", argv[optind],
+			rc == -EINVAL ? err : strerror(-rc));
+		return 1;
+	}
+	for (size_t i = 0; i < rep.nbad; i++)
+		fprintf(stderr, "%s:%u: rejected: %s\n", argv[optind],
+			rep.first_bad_line[i], rep.first_bad_why[i]);
+	f = fopen(out, "w");
+	if (!f) {
+		fprintf(stderr, "trace import: %s: %s\n", out,
+			strerror(errno));
+		trace_free(&t);
+		return 1;
+	}
+	rc = trace_write_csv(f, &t);
+	if (fclose(f) || rc) {
+		fprintf(stderr, "trace import: writing %s failed\n", out);
+		trace_free(&t);
+		return 1;
+	}
+	fprintf(stderr,
+		"trace import: %zu rows, %zu samples written, %zu rejected, "
+		"%zu duplicate (time, entity) dropped\n",
+		rep.rows, t.n, rep.rejected, rep.duplicates);
+	trace_free(&t);
+	return 0;
+}
+
 int cmd_trace(int argc, char *argv[])
 {
 	if (argc < 1)
 		return usage();
 	if (strcmp(argv[0], "gen") == 0)
 		return cmd_gen(argc, argv);
+	if (strcmp(argv[0], "import") == 0)
+		return cmd_import(argc, argv);
+	if (strcmp(argv[0], "stats") == 0)
+		return cmd_stats(argc, argv);
 	if (strcmp(argv[0], "check") == 0)
 		return cmd_check(argc, argv);
 	if (strcmp(argv[0], "map-svg") == 0)

@@ -65,7 +65,7 @@ static int clean_links(int verbose)
 	struct nl_sock *sk = nl_socket_alloc();
 	struct nl_cache *cache = NULL;
 	struct nl_object *o;
-	int n = 0;
+	int n = 0, err;
 
 	if (sk == NULL)
 		return -ENOMEM;
@@ -81,12 +81,15 @@ static int clean_links(int verbose)
 
 		if (name == NULL || !ours(name))
 			continue;
-		if (rtnl_link_delete(sk, l) == 0) {
+		err = rtnl_link_delete(sk, l);
+		if (err == 0) {
 			n++;
 			if (verbose)
 				log_info("removed interface %s", name);
-		} else {
-			log_warnx("cannot remove interface %s", name);
+		} else if (err != -NLE_OBJ_NOTFOUND && err != -NLE_NODEV) {
+			/* (the peer of a veth removed just before is gone) */
+			log_warnx("cannot remove interface %s: %s", name,
+				  nl_geterror(err));
 		}
 	}
 	nl_cache_free(cache);

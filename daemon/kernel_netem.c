@@ -291,6 +291,12 @@ static void kconfig_read(struct kconfig *k)
 		snprintf(k->where, sizeof(k->where), "/proc/config.gz");
 }
 
+static int have_modprobe(void)
+{
+	return access("/sbin/modprobe", X_OK) == 0 ||
+	       access("/usr/sbin/modprobe", X_OK) == 0;
+}
+
 static int probe_reason(int err, const char *kmsg, char *why, size_t len)
 {
 	struct kconfig k;
@@ -312,12 +318,18 @@ static int probe_reason(int err, const char *kmsg, char *why, size_t len)
 		    k.where);
 		break;
 	case 'm':
+		/* The kernel asks modprobe itself (request_module); when
+		 * that failed, say what is missing. */
 		say(why, len,
 		    "sch_netem is a module (CONFIG_NET_SCH_NETEM=m) that the "
-		    "kernel could not load (%s%s): install or 'modprobe "
-		    "sch_netem', or use backend = userspace",
+		    "kernel could not load (%s%s): install the kernel's "
+		    "modules and 'modprobe sch_netem', or use backend = "
+		    "userspace",
 		    kmsg[0] ? kmsg : strerror(-err),
-		    k.modules == 'n' ? "; CONFIG_MODULES is not set" : "");
+		    k.modules == 'n'   ? "; CONFIG_MODULES is not set"
+		    : !have_modprobe() ? "; no modprobe installed"
+		    : access("/lib/modules", F_OK) ? "; no /lib/modules"
+						   : "");
 		break;
 	case 'y':
 		say(why, len,

@@ -210,9 +210,13 @@ int netem_delay_analytic(const struct netem_spec *s, double *mean_ns,
 		if (netem_dist_builtin(s->dist, t) < 0)
 			return -ENOTSUP;
 		for (i = 0; i < n; i++) {
+			/* the draw that selects entry i */
+			uint32_t rnd = (uint32_t)(((uint64_t)i << 32) /
+						  (uint64_t)n);
+
 			d[i] = (double)netem_tabledist(s->latency_ns,
 						       (int32_t)s->jitter_ns,
-						       (uint32_t)i, t, (uint32_t)n);
+						       rnd, t, (uint32_t)n);
 			if (d[i] < 0)
 				d[i] = 0;
 			sum += d[i];

@@ -48,7 +48,9 @@ void netem_dist_moments(const int16_t *t, size_t n, double *mean, double *sd);
 
 /* netem's tabledist() (sch_netem.c): mu exactly when sigma is 0; uniform
  * [mu-sigma, mu+sigma) from rnd when t is NULL; else mu + sigma*t/8192
- * rounded half away from zero as the kernel splits it. */
+ * rounded half away from zero as the kernel splits it. The draw selects
+ * by multiply-shift ((rnd * range) >> 32), not the kernel's modulo, so
+ * that a correlated draw gives correlated delays. */
 int64_t netem_tabledist(int64_t mu, int32_t sigma, uint32_t rnd,
 			const int16_t *t, uint32_t n);
 

@@ -214,8 +214,17 @@ int predict_params_doc(const struct predictor *p, char *buf, size_t len)
 				      d->min, d->max);
 		}
 		if (!err)
-			err = appendf(buf, len, &pos, " | %s | %s |\n",
-				      d->unit ? d->unit : "", d->doc);
+			err = appendf(buf, len, &pos, " | %s | ",
+				      d->unit ? d->unit : "");
+		/* a '|' in the text would end the markdown cell */
+		for (const char *c = d->doc; !err && *c; c++) {
+			if (*c == '|')
+				err = appendf(buf, len, &pos, "\\|");
+			else
+				err = appendf(buf, len, &pos, "%c", *c);
+		}
+		if (!err)
+			err = appendf(buf, len, &pos, " |\n");
 	}
 	if (err)
 		buf[0] = '\0';

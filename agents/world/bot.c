@@ -699,6 +699,11 @@ void bot_think(struct sim *s, struct bot *b, double *wx, double *wy,
 turn: {
 	double d = angdiff(b->yaw, want_yaw), lim = rate * s->dt;
 
+	if (b->stance != TRACE_CROUCH)
+		b->stance = *wspeed > 0 && *wspeed <= mp->walk_speed
+				    ? TRACE_WALK
+				    : TRACE_STAND;
+
 	if (d > lim)
 		d = lim;
 	else if (d < -lim)

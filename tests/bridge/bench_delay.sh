@@ -7,7 +7,10 @@
 # 1k, 10k and 50k packets/s, then doubles the rate from 10k/s until p99
 # reaches 100 us (or datagrams go missing) and reports the highest rate
 # that stayed under. A benchmark: it prints figures and never fails on
-# them. Needs root; without it, says so and exits 0.
+# them. It runs the bridge twice, as a normal process and under SCHED_FIFO
+# (chrt), and first prints the platform's own timer floor (udp_blast timer)
+# so the figures can be read against what the machine allows. Needs root;
+# without it, says so and exits 0.
 #
 #   ns A (sender)        ns H (hub)                 ns B (receiver)
 #   a0 10.98.0.1 ====== ha  bridge_harness  hb ====== b0 10.98.0.2
@@ -52,24 +55,18 @@ for x in a b; do
 done
 ip netns exec "$H" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 
-ip netns exec "$H" "$harness" -s 1 -l "a:b:delay 10ms" \
-	a=ha,02:00:00:98:00:01,10.98.0.1 b=hb,02:00:00:98:00:02,10.98.0.2 \
-	>"$work/harness.log" 2>&1 &
-hpid=$!
-for _ in $(seq 100); do grep -q '^ready' "$work/harness.log" && break; sleep 0.05; done
-# Resolve ARP once so the first datagrams do not wait for it.
-ip netns exec "$A" ping -c 1 -W 1 -q 10.98.0.2 >/dev/null 2>&1
-
 DELAY_NS=10000000
-# run RATE SECONDS: prints "rate sent received p50 p99 max".
+# run RATE SECONDS: prints "rate sent received p50 p99 max". $tools is
+# empty or the chrt prefix the sender and receiver run under.
+tools=
 run() {
 	local rate=$1 secs=$2 count out
 	count=$(awk -v r="$rate" -v s="$secs" 'BEGIN {printf "%d", r * s}')
-	ip netns exec "$B" "$blast" recv 9000 "$count" $((secs + 2)) $DELAY_NS \
+	ip netns exec "$B" $tools "$blast" recv 9000 "$count" $((secs + 2)) $DELAY_NS \
 		>"$work/recv" 2>&1 &
 	local rpid=$!
 	for _ in $(seq 100); do grep -q listening "$work/recv" && break; sleep 0.02; done
-	ip netns exec "$A" "$blast" send 10.98.0.2 9000 "$rate" "$count" 64 >/dev/null
+	ip netns exec "$A" $tools "$blast" send 10.98.0.2 9000 "$rate" "$count" 64 >/dev/null
 	wait $rpid
 	out=$(grep '^received=' "$work/recv")
 	echo "$rate $count $(echo "$out" | sed -n 's/received=\([0-9]*\).*/\1/p') \
@@ -77,27 +74,51 @@ $(echo "$out" | sed -n 's/.*p50_us=\([-0-9.]*\).*/\1/p') \
 $(echo "$out" | sed -n 's/.*p99_us=\([-0-9.]*\).*/\1/p') \
 $(echo "$out" | sed -n 's/.*max_us=\([-0-9.]*\).*/\1/p')"
 }
-
 row() { printf '%10s %9s %9s %10s %10s %10s\n' "$@"; }
-echo
-echo "bridge one-way delay error over 'delay 10ms' (64-byte UDP, $(nproc) CPUs, kernel $(uname -r))"
-row "pkts/s" "sent" "received" "p50 us" "p99 us" "max us"
-for r in 1000 10000 50000; do
-	row $(run $r 2)
-done
 
-best=none
-r=10000
-while [ $r -le 320000 ]; do
-	set -- $(run $r 1)
-	row "$@"
-	if [ -z "${5:-}" ] || [ "$3" -lt $(($2 * 99 / 100)) ] ||
-		! awk -v p="$5" 'BEGIN {exit !(p < 100)}'; then
-		break
-	fi
-	best=$r
-	r=$((r * 2))
-done
-kill -TERM "$hpid"; wait "$hpid"; hpid=
-echo "highest rate tried (10k/s doubling) with p99 error < 100 us and < 1% missing: $best pkts/s"
-grep '^bridge ' "$work/harness.log"
+# bench MODE PREFIX...: one harness run under a scheduling policy.
+bench() {
+	local mode=$1 best=none r
+	shift
+	ip netns exec "$H" "$@" "$harness" -s 1 -l "a:b:delay 10ms" \
+		a=ha,02:00:00:98:00:01,10.98.0.1 b=hb,02:00:00:98:00:02,10.98.0.2 \
+		>"$work/harness.log" 2>&1 &
+	hpid=$!
+	for _ in $(seq 100); do grep -q '^ready' "$work/harness.log" && break; sleep 0.05; done
+	# Resolve ARP once so the first datagrams do not wait for it.
+	ip netns exec "$A" ping -c 1 -W 1 -q 10.98.0.2 >/dev/null 2>&1
+	echo
+	echo "bridge $mode: one-way delay error over 'delay 10ms' (64-byte UDP)"
+	row "pkts/s" "sent" "received" "p50 us" "p99 us" "max us"
+	for r in 1000 10000 50000; do
+		row $(run $r 2)
+	done
+	r=10000
+	while [ $r -le 320000 ]; do
+		set -- $(run $r 1)
+		row "$@"
+		if [ -z "${5:-}" ] || [ "$3" -lt $(($2 * 99 / 100)) ] ||
+			! awk -v p="$5" 'BEGIN {exit !(p < 100)}'; then
+			break
+		fi
+		best=$r
+		r=$((r * 2))
+	done
+	kill -TERM "$hpid"; wait "$hpid"; hpid=
+	echo "bridge $mode: highest rate (10k/s doubling) with p99 < 100 us and < 1% missing: $best pkts/s"
+	grep '^bridge ' "$work/harness.log"
+}
+
+echo "bench_delay: $(nproc) CPUs, kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "platform floor, absolute timerfd + epoll every 100 us (no bridge):"
+echo "  SCHED_OTHER: $("$blast" timer 100000 5000)"
+if command -v chrt >/dev/null; then
+	echo "  SCHED_FIFO:  $(chrt -f 20 "$blast" timer 100000 5000)"
+fi
+bench SCHED_OTHER env
+if command -v chrt >/dev/null; then
+	# The sender and receiver get SCHED_FIFO too (below the bridge), so
+	# what is measured is the bridge, not the tools starving.
+	tools="chrt -f 10"
+	bench "SCHED_FIFO 20" chrt -f 20
+fi

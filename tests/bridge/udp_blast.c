@@ -117,7 +117,7 @@ static int do_recv(int port, long count, double timeout_s, int64_t delay_ns)
 				  .sin_addr.s_addr = htonl(INADDR_ANY) };
 	int64_t *err, off, deadline;
 	long got = 0;
-	int fd, one = 1, sz = 8 << 20;
+	int fd, one = 1, sz = 64 << 20;
 
 	if (count <= 0)
 		return 2;

@@ -8,6 +8,7 @@
  * (delta method). Also correlation, and fifo jitter never reordering.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -20,35 +21,40 @@ struct moments {
 	double mean, sd, mu4;
 };
 
-/* Exact moments of tabledist(mu, sigma, rnd) over a uniform u32 rnd. */
+/* Exact moments of tabledist(mu, sigma, rnd) over a uniform u32 rnd:
+ * outcome k of cnt is chosen by the rnd in [ceil(k 2^32/cnt),
+ * ceil((k+1) 2^32/cnt)), so its weight is the length of that range. */
+static uint64_t weight(uint64_t k, uint64_t cnt)
+{
+	uint64_t a = ((k << 32) + cnt - 1) / cnt;
+	uint64_t b = (((k + 1) << 32) + cnt - 1) / cnt;
+
+	return b - a;
+}
+
 static struct moments exact(int64_t mu, int32_t sigma, const int16_t *t,
 			    uint32_t n)
 {
 	long double s1 = 0, s2 = 0, s4 = 0, W = 0;
 	struct moments m;
-	uint64_t i, cnt;
+	uint64_t i, cnt = t ? n : 2 * (uint64_t)sigma;
 
-	if (t) {
-		cnt = n;
-	} else {
-		cnt = 2 * (uint64_t)sigma;
-	}
 	for (i = 0; i < cnt; i++) {
-		/* weight: how many u32 values map to index i */
-		uint64_t q = (1ULL << 32) / cnt, rem = (1ULL << 32) % cnt;
-		long double w = (long double)(q + (i < rem ? 1 : 0));
-		long double v = (long double)netem_tabledist(mu, sigma,
-							     (uint32_t)i, t, n);
+		/* a draw that lands on outcome i */
+		uint32_t rnd = (uint32_t)(((i << 32) + cnt - 1) / cnt);
+		long double w = (long double)weight(i, cnt);
+		long double v = (long double)netem_tabledist(mu, sigma, rnd, t,
+							     n);
 
 		W += w;
 		s1 += w * v;
 	}
 	m.mean = (double)(s1 / W);
 	for (i = 0; i < cnt; i++) {
-		uint64_t q = (1ULL << 32) / cnt, rem = (1ULL << 32) % cnt;
-		long double w = (long double)(q + (i < rem ? 1 : 0));
-		long double d = (long double)netem_tabledist(mu, sigma,
-							     (uint32_t)i, t, n) -
+		uint32_t rnd = (uint32_t)(((i << 32) + cnt - 1) / cnt);
+		long double w = (long double)weight(i, cnt);
+		long double d = (long double)netem_tabledist(mu, sigma, rnd, t,
+							     n) -
 				m.mean;
 
 		s2 += w * d * d;

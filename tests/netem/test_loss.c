@@ -8,6 +8,7 @@
  * Seeds are fixed.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 

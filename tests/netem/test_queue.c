@@ -6,6 +6,7 @@
  * positions and the counters' conservation law.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -116,10 +117,11 @@ Test(queue, reorder_fraction_with_gap)
 	int64_t i;
 
 	for (i = 0; i < (int64_t)n; i++) {
-		cr_assert_eq(netem_link_enqueue(l, i * 1000, 100, (uint64_t)i,
+		/* 100 us apart: 100 packets queued, far under the limit */
+		cr_assert_eq(netem_link_enqueue(l, i * 100000, 100, (uint64_t)i,
 						&v),
 			     0);
-		while (netem_link_dequeue(l, i * 1000, &p) == 1)
+		while (netem_link_dequeue(l, i * 100000, &p) == 1)
 			;
 	}
 	netem_link_counters(l, &c);
@@ -370,10 +372,10 @@ Test(queue, custom_table_registry)
 	cr_assert_eq(netem_link_new(&s, 1, 1, &l), -ENOENT);
 	cr_assert_eq(netem_link_new_reg(&s, 1, 1, &reg, &l), 0);
 	for (i = 0; i < 200; i++) {
-		int64_t t = offer(l, (int64_t)i * 100000000, 100, i) -
+		int64_t d = offer(l, (int64_t)i * 100000000, 100, i) -
 			    (int64_t)i * 100000000;
 
-		cr_assert(t == 9000000 || t == 11000000, "%lld", (long long)t);
+		cr_assert(d == 9000000 || d == 11000000, "%lld", (long long)d);
 	}
 	netem_link_free(l);
 }

@@ -4,6 +4,7 @@
  * overriding earlier ones) and a link following them packet by packet.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 

@@ -5,6 +5,7 @@
  * purpose streams: adding loss to a spec leaves its delays alone).
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <string.h>
 
 #include "netem.h"

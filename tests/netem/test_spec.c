@@ -6,6 +6,7 @@
  * of error messages.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -69,7 +70,7 @@ Test(spec, roundtrip_many)
 		"delay 10ms reorder 100% gap 5",
 		"delay 10ms reorder 1% gap 1",
 		"rate 20000",
-		"rate 1bit",
+		"rate 8bit",
 		"rate 1kbit",
 		"rate 1mbps",
 		"rate 2.5gbit",
