@@ -113,7 +113,7 @@ static int load_trace(const char *path, struct trace *t)
 
 /* Pooled summary over paths [a, b) whose errors start at errs. */
 struct agg {
-	uint64_t updates, ticks, paths;
+	uint64_t updates, ticks, paths, b2b;
 	double duration, mean, p95, max;
 };
 
@@ -135,6 +135,7 @@ static int aggregate(const struct replay_set *set,
 		errs += set->path[i].n;
 		off += set->path[i].n;
 		out->updates += res[i].updates;
+		out->b2b += res[i].back_to_back;
 		out->ticks += res[i].ticks;
 		out->duration += res[i].duration;
 		out->paths++;
@@ -148,6 +149,8 @@ static void print_row(int json, int first, const char *label, long entity,
 		      int team, const struct agg *g)
 {
 	double ups = g->duration > 0 ? (double)g->updates / g->duration : 0;
+	double b2b =
+		g->updates ? 100.0 * (double)g->b2b / (double)g->updates : 0;
 
 	if (json) {
 		printf("%s\n    {\"%s\": ", first ? "" : ",", label);
@@ -157,9 +160,10 @@ static void print_row(int json, int first, const char *label, long entity,
 			printf("\"all\", ");
 		printf("\"paths\": %" PRIu64 ", \"ticks\": %" PRIu64
 		       ", \"duration_s\": %.3f, \"updates\": %" PRIu64
-		       ", \"updates_per_s\": %.4f, \"err_mean\": %.4f, "
-		       "\"err_p95\": %.4f, \"err_max\": %.4f}",
-		       g->paths, g->ticks, g->duration, g->updates, ups,
+		       ", \"updates_per_s\": %.4f, \"back_to_back_pct\": %.2f, "
+		       "\"err_mean\": %.4f, \"err_p95\": %.4f, "
+		       "\"err_max\": %.4f}",
+		       g->paths, g->ticks, g->duration, g->updates, ups, b2b,
 		       g->mean, g->p95, g->max);
 		return;
 	}
@@ -167,8 +171,8 @@ static void print_row(int json, int first, const char *label, long entity,
 		printf("%-8ld %4d", entity, team);
 	else
 		printf("%-8s %4s", "all", "");
-	printf(" %6" PRIu64 " %10.1f %9.3f %10.3f %10.3f %10.3f\n", g->paths,
-	       g->duration, ups, g->mean, g->p95, g->max);
+	printf(" %6" PRIu64 " %10.1f %9.3f %7.1f %10.3f %10.3f %10.3f\n",
+	       g->paths, g->duration, ups, b2b, g->mean, g->p95, g->max);
 }
 
 static int run_replay(const struct replay_set *set, const struct replay_opts *o,
@@ -211,10 +215,11 @@ static int run_replay(const struct replay_set *set, const struct replay_opts *o,
 	} else {
 		printf("# %s on %s, zero latency (%zu paths; %" PRIu64
 		       " short, %" PRIu64 " dead samples dropped)\n# %s\n"
-		       "%-8s %4s %6s %10s %9s %10s %10s %10s\n",
+		       "%-8s %4s %6s %10s %9s %7s %10s %10s %10s\n",
 		       par->p->name, trace, set->n_paths, set->dropped_short,
 		       set->dropped_dead, pstr, "entity", "team", "paths",
-		       "seconds", "upd/s", "err_mean", "err_p95", "err_max");
+		       "seconds", "upd/s", "b2b%", "err_mean", "err_p95",
+		       "err_max");
 	}
 	const double *e = errs;
 

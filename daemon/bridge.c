@@ -31,11 +31,11 @@
 #include "capture.h"
 #include "frame.h"
 
-#define RX_BATCH 32	/* frames per recvmmsg */
-#define RX_ROUNDS 8	/* recvmmsg calls per wake-up, for fairness */
+#define RX_BATCH   32 /* frames per recvmmsg */
+#define RX_ROUNDS  8  /* recvmmsg calls per wake-up, for fairness */
 #define POOL_SMALL 16384
 #define POOL_LARGE 64
-#define SOCK_BUF (8 << 20)
+#define SOCK_BUF   (8 << 20)
 
 struct bridge;
 
@@ -50,9 +50,9 @@ struct bport {
 struct blink {
 	struct netem_link *nl;
 	unsigned src, dst;
-	int64_t next;	/* netem_link_next_time, the heap key */
+	int64_t next;	 /* netem_link_next_time, the heap key */
 	int64_t last_in; /* enqueue times never go backwards on a link */
-	int hpos;	/* index in the heap, -1 when absent */
+	int hpos;	 /* index in the heap, -1 when absent */
 	struct capture *before, *after;
 };
 
@@ -60,14 +60,14 @@ struct bridge {
 	struct event_base *base;
 	unsigned n;
 	struct bport *ports;
-	struct blink **links;	/* n * n, [src * n + dst], lazily created */
+	struct blink **links; /* n * n, [src * n + dst], lazily created */
 	char (*names)[SC_NAME_MAX];
 	uint64_t seed;
 	struct frame_pool *pool;
 
-	int tfd;		/* CLOCK_MONOTONIC timerfd, absolute */
+	int tfd; /* CLOCK_MONOTONIC timerfd, absolute */
 	struct event *tev;
-	int64_t armed;		/* INT64_MAX when disarmed */
+	int64_t armed; /* INT64_MAX when disarmed */
 	struct blink **heap;
 	unsigned heap_n;
 
@@ -75,11 +75,12 @@ struct bridge {
 	int cap_before, cap_after;
 	uint32_t snaplen;
 	uint64_t max_bytes;
-	int64_t rt_off;		/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	int64_t rt_off; /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 
 	struct bridge_stats st;
+	uint64_t *kdrops; /* per port, summed PACKET_STATISTICS drops */
 
-	uint8_t *scratch;	/* RX_BATCH * FRAME_LARGE_CAP */
+	uint8_t *scratch; /* RX_BATCH * FRAME_LARGE_CAP */
 	struct mmsghdr msg[RX_BATCH];
 	struct iovec iov[RX_BATCH][2];
 	struct virtio_net_hdr vh[RX_BATCH];
@@ -168,22 +169,26 @@ static void heap_update(struct bridge *b, struct blink *l)
 	heap_down(b, (unsigned)l->hpos);
 }
 
-static void timer_arm(struct bridge *b)
+static void timer_arm_at(struct bridge *b, int64_t t)
 {
 	struct itimerspec its;
-	int64_t t = b->heap_n ? b->heap[0]->next : INT64_MAX;
 
 	if (t == b->armed)
 		return;
 	memset(&its, 0, sizeof(its));
 	if (t != INT64_MAX) {
 		if (t <= 0)
-			t = 1;	/* it_value 0 would disarm */
+			t = 1; /* it_value 0 would disarm */
 		its.it_value.tv_sec = t / 1000000000;
 		its.it_value.tv_nsec = t % 1000000000;
 	}
 	if (timerfd_settime(b->tfd, TFD_TIMER_ABSTIME, &its, NULL) == 0)
 		b->armed = t;
+}
+
+static void timer_arm(struct bridge *b)
+{
+	timer_arm_at(b, b->heap_n ? b->heap[0]->next : INT64_MAX);
 }
 
 /* ---- links ---- */
@@ -215,15 +220,14 @@ static struct blink *link_make(struct bridge *b, unsigned src, unsigned dst,
 	if (b->pcap_dir != NULL && b->cap_before) {
 		snprintf(path, sizeof(path), "%s/%s-%s.before.pcap",
 			 b->pcap_dir, b->names[src], b->names[dst]);
-		if (capture_open(path, b->snaplen, b->max_bytes,
-				 &l->before) < 0)
+		if (capture_open(path, b->snaplen, b->max_bytes, &l->before) <
+		    0)
 			b->st.capture_errors++;
 	}
 	if (b->pcap_dir != NULL && b->cap_after) {
-		snprintf(path, sizeof(path), "%s/%s-%s.after.pcap",
-			 b->pcap_dir, b->names[src], b->names[dst]);
-		if (capture_open(path, b->snaplen, b->max_bytes,
-				 &l->after) < 0)
+		snprintf(path, sizeof(path), "%s/%s-%s.after.pcap", b->pcap_dir,
+			 b->names[src], b->names[dst]);
+		if (capture_open(path, b->snaplen, b->max_bytes, &l->after) < 0)
 			b->st.capture_errors++;
 	}
 	b->links[src * b->n + dst] = l;
@@ -246,11 +250,11 @@ static int port_send(struct bridge *b, unsigned dst, const void *vh,
 		     const uint8_t *buf, uint32_t len)
 {
 	struct iovec iov[2] = {
-		{ .iov_base = (void *)vh,
-		  .iov_len = sizeof(struct virtio_net_hdr) },
-		{ .iov_base = (void *)buf, .iov_len = len },
+		{.iov_base = (void *)vh,
+		 .iov_len = sizeof(struct virtio_net_hdr)},
+		{.iov_base = (void *)buf, .iov_len = len},
 	};
-	struct msghdr m = { .msg_iov = iov, .msg_iovlen = 2 };
+	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2};
 
 	if (sendmsg(b->ports[dst].fd, &m, MSG_DONTWAIT) < 0) {
 		b->st.send_errors++;
@@ -302,7 +306,7 @@ static void deliver(struct bridge *b, struct blink *l,
 	int flipped, marked;
 
 	if (fb == NULL)
-		return;	/* cannot happen: every cookie is ours */
+		return; /* cannot happen: every cookie is ours */
 	/* The bytes are shared by a duplicate's two copies: flip the bit
 	 * for this copy only and flip it back after sending. */
 	marked = (p->flags & NETEM_PKT_CE) &&
@@ -332,10 +336,20 @@ static void run_due(struct bridge *b)
 
 	while (b->heap_n && b->heap[0]->next <= now) {
 		struct blink *l = b->heap[0];
+		unsigned got = 0;
 
-		while (netem_link_dequeue(l->nl, now, &p) == 1)
+		while (netem_link_dequeue(l->nl, now, &p) == 1) {
 			deliver(b, l, &p);
+			got++;
+		}
 		heap_update(b, l);
+		if (got == 0 && l->next <= now) {
+			/* The engine says "due" but hands nothing out (a
+			 * slot boundary it has not moved yet): retry in 1 us
+			 * rather than spin. */
+			timer_arm_at(b, now + 1000);
+			return;
+		}
 		if (!b->heap_n || b->heap[0]->next > now)
 			now = mono_ns();
 	}
@@ -433,7 +447,7 @@ static void handle_frame(struct bridge *b, unsigned src, unsigned k,
 	int dst;
 
 	if (b->sll[k].sll_pkttype == PACKET_OUTGOING)
-		return;	/* our own injection (no PACKET_IGNORE_OUTGOING) */
+		return; /* our own injection (no PACKET_IGNORE_OUTGOING) */
 	if ((b->msg[k].msg_hdr.msg_flags & MSG_TRUNC) ||
 	    len > FRAME_LARGE_CAP) {
 		b->st.oversize++;
@@ -509,9 +523,10 @@ static void on_rx(evutil_socket_t fd, short what, void *arg)
 				b->st.malformed++;
 				continue;
 			}
-			handle_frame(b, pt->idx, (unsigned)k,
-				     got - (uint32_t)sizeof(struct virtio_net_hdr),
-				     now);
+			handle_frame(
+				b, pt->idx, (unsigned)k,
+				got - (uint32_t)sizeof(struct virtio_net_hdr),
+				now);
 		}
 		if (n < RX_BATCH)
 			break;
@@ -523,7 +538,7 @@ static int port_open(struct bridge *b, unsigned i, const struct bridge_port *p)
 {
 	struct sockaddr_ll sll;
 	struct packet_mreq mr;
-	int fd, one = 1, sz = SOCK_BUF;
+	int fd, err, one = 1, sz = SOCK_BUF;
 
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -549,8 +564,8 @@ static int port_open(struct bridge *b, unsigned i, const struct bridge_port *p)
 	memset(&mr, 0, sizeof(mr));
 	mr.mr_ifindex = p->ifindex;
 	mr.mr_type = PACKET_MR_PROMISC;
-	if (setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr,
-		       sizeof(mr)) < 0)
+	if (setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr)) <
+	    0)
 		goto fail;
 	b->ports[i].b = b;
 	b->ports[i].idx = i;
@@ -559,14 +574,12 @@ static int port_open(struct bridge *b, unsigned i, const struct bridge_port *p)
 	b->ports[i].ev = event_new(b->base, fd, EV_READ | EV_PERSIST, on_rx,
 				   &b->ports[i]);
 	if (b->ports[i].ev == NULL || event_add(b->ports[i].ev, NULL) < 0)
-		return -ENOMEM;	/* fd is closed by bridge_free */
+		return -ENOMEM; /* fd is closed by bridge_free */
 	return 0;
-fail: {
-	int e = errno;
-
+fail:
+	err = errno;
 	close(fd);
-	return -e;
-}
+	return -err;
 }
 
 /* ---- the contract ---- */
@@ -610,8 +623,10 @@ int bridge_new(struct event_base *base, const struct scenario *sc,
 	b->links = calloc((size_t)nports * nports, sizeof(*b->links));
 	b->heap = calloc((size_t)nports * nports, sizeof(*b->heap));
 	b->names = calloc(nports, sizeof(*b->names));
+	b->kdrops = calloc(nports, sizeof(*b->kdrops));
 	b->scratch = malloc((size_t)RX_BATCH * FRAME_LARGE_CAP);
-	if (!b->ports || !b->links || !b->heap || !b->names || !b->scratch)
+	if (!b->ports || !b->links || !b->heap || !b->names || !b->kdrops ||
+	    !b->scratch)
 		goto fail;
 	for (i = 0; i < nports; i++) {
 		b->ports[i].fd = -1;
@@ -621,7 +636,8 @@ int bridge_new(struct event_base *base, const struct scenario *sc,
 	for (k = 0; k < RX_BATCH; k++) {
 		b->iov[k][0].iov_base = &b->vh[k];
 		b->iov[k][0].iov_len = sizeof(b->vh[k]);
-		b->iov[k][1].iov_base = b->scratch + (size_t)k * FRAME_LARGE_CAP;
+		b->iov[k][1].iov_base =
+			b->scratch + (size_t)k * FRAME_LARGE_CAP;
 		b->iov[k][1].iov_len = FRAME_LARGE_CAP;
 		b->msg[k].msg_hdr.msg_iov = b->iov[k];
 		b->msg[k].msg_hdr.msg_iovlen = 2;
@@ -648,7 +664,8 @@ int bridge_new(struct event_base *base, const struct scenario *sc,
 		for (j = 0; j < nports; j++) {
 			const struct netem_spec *s;
 
-			if (i == j || (s = scenario_link_spec(sc, i, j)) == NULL)
+			if (i == j ||
+			    (s = scenario_link_spec(sc, i, j)) == NULL)
 				continue;
 			if (link_make(b, i, j, s) == NULL) {
 				rc = -ENOMEM;
@@ -736,9 +753,23 @@ void bridge_passthrough(const struct bridge *b, uint64_t *frames)
 
 int bridge_stats(const struct bridge *b, struct bridge_stats *out)
 {
+	struct bridge_stats st;
+
 	if (b == NULL || out == NULL)
 		return -EINVAL;
-	*out = b->st;
+	st = b->st;
+	st.rx_dropped = 0;
+	for (unsigned i = 0; i < b->n; i++) {
+		struct tpacket_stats ps;
+		socklen_t len = sizeof(ps);
+
+		/* The kernel resets these on every read: keep the sum. */
+		if (getsockopt(b->ports[i].fd, SOL_PACKET, PACKET_STATISTICS,
+			       &ps, &len) == 0)
+			b->kdrops[i] += ps.tp_drops;
+		st.rx_dropped += b->kdrops[i];
+	}
+	*out = st;
 	return 0;
 }
 
@@ -782,6 +813,7 @@ void bridge_free(struct bridge *b)
 	free(b->links);
 	free(b->heap);
 	free(b->names);
+	free(b->kdrops);
 	free(b->scratch);
 	free(b->pcap_dir);
 	free(b);

@@ -54,6 +54,8 @@ struct bridge_stats {
 	uint64_t pool_full;	  /* no free pool slot: dropped before netem */
 	uint64_t link_errors;	  /* link could not be created: dropped */
 	uint64_t rx_errors;	  /* recvmmsg failures other than EAGAIN */
+	uint64_t rx_dropped;	  /* dropped by the kernel before we read them
+				   * (socket buffer full; PACKET_STATISTICS) */
 	uint64_t send_errors;	  /* injections the kernel refused */
 	uint64_t csum_completed;  /* partial (offloaded) checksums finished */
 	uint64_t capture_skipped; /* pcap records over max_bytes */

@@ -14,7 +14,7 @@
 #include "capture.h"
 
 #define PCAP_FILE_HDR 24u
-#define PCAP_REC_HDR 16u
+#define PCAP_REC_HDR  16u
 
 struct capture {
 	pcap_t *dead;
@@ -36,8 +36,8 @@ int capture_open(const char *path, uint32_t snaplen, uint64_t max_bytes,
 	c = calloc(1, sizeof(*c));
 	if (c == NULL)
 		return -ENOMEM;
-	c->dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, (int)snaplen,
-						       PCAP_TSTAMP_PRECISION_NANO);
+	c->dead = pcap_open_dead_with_tstamp_precision(
+		DLT_EN10MB, (int)snaplen, PCAP_TSTAMP_PRECISION_NANO);
 	if (c->dead == NULL) {
 		free(c);
 		return -ENOMEM;
@@ -67,8 +67,7 @@ int capture_write(struct capture *c, int64_t realtime_ns, const uint8_t *buf,
 	if (c == NULL || buf == NULL || realtime_ns < 0)
 		return -EINVAL;
 	caplen = len < c->snaplen ? len : c->snaplen;
-	if (c->max_bytes &&
-	    c->n.bytes + PCAP_REC_HDR + caplen > c->max_bytes) {
+	if (c->max_bytes && c->n.bytes + PCAP_REC_HDR + caplen > c->max_bytes) {
 		c->n.skipped++;
 		return 1;
 	}

@@ -13,9 +13,9 @@
 struct capture;
 
 struct capture_counts {
-	uint64_t written;	/* records in the file */
-	uint64_t skipped;	/* records not written: size cap or I/O error */
-	uint64_t bytes;		/* file size so far (header included) */
+	uint64_t written; /* records in the file */
+	uint64_t skipped; /* records not written: size cap or I/O error */
+	uint64_t bytes;	  /* file size so far (header included) */
 };
 
 /* Create (truncate) path as an Ethernet pcap. snaplen 0 means 65535.

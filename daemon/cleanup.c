@@ -106,7 +106,7 @@ static int clean_sockets(int verbose)
 	if (d == NULL)
 		return 0;
 	while ((de = readdir(d)) != NULL) {
-		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		struct sockaddr_un sa = {.sun_family = AF_UNIX};
 		size_t len = strlen(de->d_name);
 		int fd;
 

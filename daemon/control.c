@@ -156,7 +156,8 @@ static void write_all(int fd, const char *p, size_t n)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return; /* client went away or stalled past the timeout */
+			return; /* client went away or stalled past the timeout
+				 */
 		p += w;
 		n -= (size_t)w;
 	}
@@ -164,8 +165,8 @@ static void write_all(int fd, const char *p, size_t n)
 
 static void conn_answer(struct conn *c)
 {
-	struct ctl_reply r = { 0 };
-	struct timeval tv = { .tv_sec = 2 };
+	struct ctl_reply r = {0};
+	struct timeval tv = {.tv_sec = 2};
 	int rc, fl;
 
 	rc = c->ctl->fn(c->ctl->arg, c->line, &r);
@@ -227,7 +228,7 @@ static void conn_read(evutil_socket_t fd, short what, void *arg)
 static void ctl_accept(evutil_socket_t lfd, short what, void *arg)
 {
 	struct control *ctl = arg;
-	struct timeval tv = { .tv_sec = 5 };
+	struct timeval tv = {.tv_sec = 5};
 	struct conn *c;
 	int fd;
 
@@ -251,8 +252,8 @@ static void ctl_accept(evutil_socket_t lfd, short what, void *arg)
 	}
 }
 
-int control_open(struct event_base *base, const char *path,
-		 control_handler fn, void *arg, struct control **out)
+int control_open(struct event_base *base, const char *path, control_handler fn,
+		 void *arg, struct control **out)
 {
 	struct sockaddr_un sa;
 	struct control *ctl;
@@ -302,8 +303,8 @@ int control_open(struct event_base *base, const char *path,
 	ctl->fn = fn;
 	ctl->arg = arg;
 	snprintf(ctl->path, sizeof(ctl->path), "%s", path);
-	ctl->listen_ev = event_new(base, fd, EV_READ | EV_PERSIST, ctl_accept,
-				   ctl);
+	ctl->listen_ev =
+		event_new(base, fd, EV_READ | EV_PERSIST, ctl_accept, ctl);
 	if (ctl->listen_ev == NULL || event_add(ctl->listen_ev, NULL) < 0) {
 		if (ctl->listen_ev != NULL)
 			event_free(ctl->listen_ev);
@@ -324,6 +325,11 @@ void control_close(struct control *c)
 	close(c->fd);
 	unlink(c->path);
 	free(c);
+}
+
+unsigned long control_rejected(const struct control *c)
+{
+	return c->rejected;
 }
 
 int control_request(const char *path, const char *line, int *ok, char **body)
@@ -379,8 +385,8 @@ int control_request(const char *path, const char *line, int *ok, char **body)
 	close(fd);
 	buf[len] = '\0';
 	nl = strchr(buf, '\n');
-	if (nl == NULL || (strncmp(buf, "ok\n", 3) != 0 &&
-			   strncmp(buf, "error\n", 6) != 0)) {
+	if (nl == NULL ||
+	    (strncmp(buf, "ok\n", 3) != 0 && strncmp(buf, "error\n", 6) != 0)) {
 		free(buf);
 		return -EPROTO;
 	}

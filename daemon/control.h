@@ -40,13 +40,15 @@ int control_default_path(char *buf, size_t len);
 
 /* Bind path (creating its directory with mode 0700 when missing). A stale
  * socket is replaced; a live one gives -EADDRINUSE. */
-int control_open(struct event_base *base, const char *path,
-		 control_handler fn, void *arg, struct control **out);
+int control_open(struct event_base *base, const char *path, control_handler fn,
+		 void *arg, struct control **out);
 void control_close(struct control *c);
+
+/* Requests rejected so far: over-long lines, or none within 5 s. */
+unsigned long control_rejected(const struct control *c);
 
 /* Client: send line, collect the reply. *ok is 1 for "ok". The reply body
  * is malloc'd and NUL terminated. */
-int control_request(const char *path, const char *line, int *ok,
-		    char **body);
+int control_request(const char *path, const char *line, int *ok, char **body);
 
 #endif

@@ -59,6 +59,8 @@ static void print_loss(const struct netem_spec *s, const struct netem_mc *mc)
 	int rc = netem_loss_analytic(s, &rate, &burst);
 
 	printf("loss model     %s\n", model_name(s->loss_model));
+	if (s->loss_model == NETEM_LOSS_NONE)
+		return;
 	if (rc == 0)
 		printf("  analytic     stationary loss %.4f%%, mean loss burst "
 		       "%.3f packets\n",
@@ -67,7 +69,8 @@ static void print_loss(const struct netem_spec *s, const struct netem_mc *mc)
 		printf("  analytic     no loss\n");
 	else if (s->loss_model == NETEM_LOSS_RANDOM)
 		printf("  analytic     none: with a correlation netem averages "
-		       "uniforms (get_crandom), which is not a true correlation "
+		       "uniforms (get_crandom), which is not a true "
+		       "correlation "
 		       "and moves the loss rate away from the %.4f%% given; "
 		       "see Monte-Carlo\n",
 		       netem_prob_to_double(s->loss) * 100);
@@ -124,37 +127,42 @@ int ctl_spec(int argc, char *argv[])
 			return 0;
 		}
 		if (strncmp(a, "--", 2) == 0 && i + 1 >= argc) {
-			fprintf(stderr, "reckonctl spec: %s needs a value\n", a);
+			fprintf(stderr, "reckonctl spec: %s needs a value\n",
+				a);
 			return usage();
 		}
 		if (strcmp(a, "--packets") == 0) {
 			packets = strtoull(argv[++i], &end, 10);
 			if (*end || packets == 0 || packets > 10000000) {
-				fprintf(stderr, "reckonctl spec: --packets: "
-						"\"%s\" is not 1..10000000\n",
+				fprintf(stderr,
+					"reckonctl spec: --packets: "
+					"\"%s\" is not 1..10000000\n",
 					argv[i]);
 				return 1;
 			}
 		} else if (strcmp(a, "--size") == 0) {
 			if (netem_parse_u32(argv[++i], &size, why) < 0 ||
 			    size > 65535) {
-				fprintf(stderr, "reckonctl spec: --size: "
-						"\"%s\" is not 0..65535\n",
+				fprintf(stderr,
+					"reckonctl spec: --size: "
+					"\"%s\" is not 0..65535\n",
 					argv[i]);
 				return 1;
 			}
 		} else if (strcmp(a, "--interval") == 0) {
 			if (netem_parse_time(argv[++i], &interval, why) < 0 ||
 			    interval <= 0) {
-				fprintf(stderr, "reckonctl spec: --interval: %s\n",
+				fprintf(stderr,
+					"reckonctl spec: --interval: %s\n",
 					interval <= 0 ? "must be over 0" : why);
 				return 1;
 			}
 		} else if (strcmp(a, "--seed") == 0) {
 			seed = strtoull(argv[++i], &end, 0);
 			if (*end || !*argv[i]) {
-				fprintf(stderr, "reckonctl spec: --seed: \"%s\" "
-						"is not a number\n",
+				fprintf(stderr,
+					"reckonctl spec: --seed: \"%s\" "
+					"is not a number\n",
 					argv[i]);
 				return 1;
 			}
@@ -163,7 +171,8 @@ int ctl_spec(int argc, char *argv[])
 			size_t l = strlen(a);
 
 			if (used + l + 2 > sizeof(text)) {
-				fprintf(stderr, "reckonctl spec: spec too long\n");
+				fprintf(stderr,
+					"reckonctl spec: spec too long\n");
 				return 1;
 			}
 			if (used)
@@ -196,7 +205,8 @@ int ctl_spec(int argc, char *argv[])
 		char iv[40];
 
 		netem_fmt_time(interval, iv, sizeof(iv));
-		printf("Monte-Carlo    %" PRIu64 " packets of %u bytes every %s, "
+		printf("Monte-Carlo    %" PRIu64
+		       " packets of %u bytes every %s, "
 		       "seed %" PRIu64 " (synthetic traffic, virtual time)\n",
 		       packets, size, iv, seed);
 	}
@@ -222,15 +232,16 @@ int ctl_spec(int argc, char *argv[])
 		netem_fmt_percent(s.duplicate, a, sizeof(a));
 		netem_fmt_percent(s.corrupt, b, sizeof(b));
 		netem_fmt_percent(s.reorder, c, sizeof(c));
-		printf("other          duplicate %s, corrupt %s, reorder %s",
-		       a, b, c);
+		printf("other          duplicate %s, corrupt %s, reorder %s", a,
+		       b, c);
 		if (s.reorder)
 			printf(" (one in %u packets may jump the queue)",
 			       s.gap);
 		printf("\n");
 	}
 	if (mc.limit_dropped)
-		printf("queue limit    %" PRIu64 " packets tail-dropped at limit "
+		printf("queue limit    %" PRIu64
+		       " packets tail-dropped at limit "
 		       "%u\n",
 		       mc.limit_dropped, s.limit);
 	return 0;

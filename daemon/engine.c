@@ -37,9 +37,9 @@ struct eng_host {
 	struct hostproc hp;
 	int hub_ifindex, host_ifindex;
 	uint32_t ip;
-	int stopped;	/* we asked it to stop */
-	int killed;	/* SIGKILL after the grace time */
-	int failed;	/* ended on its own with a non-zero status */
+	int stopped; /* we asked it to stop */
+	int killed;  /* SIGKILL after the grace time */
+	int failed;  /* ended on its own with a non-zero status */
 	char log[PATH_MAX];
 };
 
@@ -198,8 +198,7 @@ static void ensure_spec_table(struct engine *e)
 	for (unsigned i = 0; i < e->n; i++)
 		for (unsigned j = 0; j < e->n; j++) {
 			const struct netem_spec *s =
-				i == j ? NULL
-				       : scenario_link_spec(e->sc, i, j);
+				i == j ? NULL : scenario_link_spec(e->sc, i, j);
 
 			if (s != NULL) {
 				e->spec[i * e->n + j] = *s;
@@ -360,13 +359,12 @@ static void write_results(struct engine *e)
 
 			rh[i].pid = h->hp.pid;
 			rh[i].status = h->hp.status;
-			rh[i].outcome =
-				!h->hp.exited	      ? "aborted"
-				: h->killed	      ? "killed"
-				: h->failed	      ? "failed"
-				: h->stopped	      ? "stopped"
-				: h->hp.status == 0   ? "ok"
-						      : "failed";
+			rh[i].outcome = !h->hp.exited	    ? "aborted"
+					: h->killed	    ? "killed"
+					: h->failed	    ? "failed"
+					: h->stopped	    ? "stopped"
+					: h->hp.status == 0 ? "ok"
+							    : "failed";
 		}
 		err = results_hosts(e->dir, e->sc, e->p.rep, rh);
 		if (err < 0)
@@ -502,8 +500,7 @@ static void on_sigchld(evutil_socket_t fd, short what, void *arg)
 			hostproc_reaped(&h->hp, st);
 			e->live--;
 			log_debug("host %s (pid %d) exited with status %d",
-				  e->sc->hosts[i].name, (int)pid,
-				  h->hp.status);
+				  e->sc->hosts[i].name, (int)pid, h->hp.status);
 			if (!h->stopped && !h->killed && h->hp.status != 0) {
 				h->failed = 1;
 				if (e->result == 0)
@@ -530,8 +527,8 @@ static void log_change(struct engine *e, unsigned src, unsigned dst,
 	double t = (double)elapsed_ns(e) / 1e9;
 
 	netem_spec_print(s, text, sizeof(text));
-	log_info("t=%.3f s: %s>%s set to '%s' (%s)", t,
-		 e->sc->hosts[src].name, e->sc->hosts[dst].name, text, origin);
+	log_info("t=%.3f s: %s>%s set to '%s' (%s)", t, e->sc->hosts[src].name,
+		 e->sc->hosts[dst].name, text, origin);
 	if (e->changes != NULL) {
 		fprintf(e->changes, "%.6f,%s,%s,%s,\"%s\"\n", t, origin,
 			e->sc->hosts[src].name, e->sc->hosts[dst].name, text);
@@ -736,26 +733,25 @@ static const char *host_state(const struct eng_host *h)
 	return h->stopped ? "stopped" : "exited";
 }
 
-static void status_hosts(const struct engine *e, struct ctl_reply *r,
-			 int json)
+static void status_hosts(const struct engine *e, struct ctl_reply *r, int json)
 {
 	pid_t pids[64];
 
 	for (unsigned i = 0; i < e->n; i++) {
 		const struct eng_host *h = &e->h[i];
-		int np = h->hp.exited ? 0
-				      : hostproc_members(&h->hp, pids, 64);
+		int np = h->hp.exited ? 0 : hostproc_members(&h->hp, pids, 64);
 
 		if (np > 64)
 			np = 64;
 		if (json) {
-			ctl_reply_printf(r,
-					 "%s{\"name\": \"%s\", \"addr\": \"%s\", "
-					 "\"state\": \"%s\", \"pid\": %d, "
-					 "\"status\": ",
-					 i ? ", " : "", e->sc->hosts[i].name,
-					 e->sc->hosts[i].addr, host_state(h),
-					 (int)h->hp.pid);
+			ctl_reply_printf(
+				r,
+				"%s{\"name\": \"%s\", \"addr\": \"%s\", "
+				"\"state\": \"%s\", \"pid\": %d, "
+				"\"status\": ",
+				i ? ", " : "", e->sc->hosts[i].name,
+				e->sc->hosts[i].addr, host_state(h),
+				(int)h->hp.pid);
 			if (h->hp.exited)
 				ctl_reply_printf(r, "%d", h->hp.status);
 			else
@@ -773,8 +769,7 @@ static void status_hosts(const struct engine *e, struct ctl_reply *r,
 					 e->sc->hosts[i].addr, host_state(h),
 					 (int)h->hp.pid);
 			if (h->hp.exited)
-				ctl_reply_printf(r, " status %d",
-						 h->hp.status);
+				ctl_reply_printf(r, " status %d", h->hp.status);
 			if (np > 1)
 				ctl_reply_printf(r, " (%d processes)", np);
 			ctl_reply_printf(r, "\n");
@@ -782,8 +777,7 @@ static void status_hosts(const struct engine *e, struct ctl_reply *r,
 	}
 }
 
-static void status_links(const struct engine *e, struct ctl_reply *r,
-			 int json)
+static void status_links(const struct engine *e, struct ctl_reply *r, int json)
 {
 	int first = 1;
 
@@ -803,11 +797,10 @@ static void status_links(const struct engine *e, struct ctl_reply *r,
 				netem_spec_print(&e->spec[i * e->n + j], text,
 						 sizeof(text));
 			if (json) {
-				ctl_reply_printf(r,
-						 "%s{\"link\": \"%s>%s\", \"spec\": ",
-						 first ? "" : ", ",
-						 e->sc->hosts[i].name,
-						 e->sc->hosts[j].name);
+				ctl_reply_printf(
+					r, "%s{\"link\": \"%s>%s\", \"spec\": ",
+					first ? "" : ", ", e->sc->hosts[i].name,
+					e->sc->hosts[j].name);
 				ctl_reply_json_str(r, text);
 				ctl_reply_printf(
 					r,
@@ -821,8 +814,8 @@ static void status_links(const struct engine *e, struct ctl_reply *r,
 					", \"bytes_in\": %" PRIu64
 					", \"bytes_delivered\": %" PRIu64 "}",
 					c.in, c.delivered, c.drop_loss,
-					c.drop_limit, c.duplicated,
-					c.corrupted, c.reordered, c.bytes_in,
+					c.drop_limit, c.duplicated, c.corrupted,
+					c.reordered, c.bytes_in,
 					c.bytes_delivered);
 			} else {
 				ctl_reply_printf(
@@ -840,25 +833,48 @@ static void status_links(const struct engine *e, struct ctl_reply *r,
 		}
 }
 
+/* Frames that never reached a link: counted by the bridge, shown here. */
+static void status_bridge(const struct engine *e, struct ctl_reply *r, int json)
+{
+	struct bridge_stats bs;
+
+	if (e->bridge == NULL || bridge_stats(e->bridge, &bs) < 0)
+		return;
+	ctl_reply_printf(
+		r,
+		json ? ", \"bridge\": {\"passthrough\": %" PRIu64
+		       ", \"malformed\": %" PRIu64 ", \"unknown_dst\": %" PRIu64
+		       ", \"dropped_other\": %" PRIu64
+		       ", \"send_errors\": %" PRIu64 "}"
+		     : "bridge: passthrough %" PRIu64 " malformed %" PRIu64
+		       " unknown-dst %" PRIu64 " dropped-other %" PRIu64
+		       " send-errors %" PRIu64 "\n",
+		bs.passthrough, bs.malformed, bs.unknown_dst,
+		bs.oversize + bs.pool_full + bs.link_errors + bs.rx_errors,
+		bs.send_errors);
+}
+
 void engine_status(const struct engine *e, struct ctl_reply *r, int json)
 {
-	static const char *const st[] = { "running", "stopping", "done" };
+	static const char *const st[] = {"running", "stopping", "done"};
 	double el = (double)elapsed_ns(e) / 1e9;
 	double dur = (double)e->sc->duration_ns / 1e9;
 
 	if (json) {
-		ctl_reply_printf(r,
-				 "\"state\": \"%s\", \"rep\": %u, \"seed\": %" PRIu64
-				 ", \"backend\": \"%s\", \"elapsed_s\": %.3f, "
-				 "\"duration_s\": %.3f, \"dir\": ",
-				 st[e->state], e->p.rep, e->p.seed,
-				 e->kernel ? "kernel" : "userspace", el, dur);
+		ctl_reply_printf(
+			r,
+			"\"state\": \"%s\", \"rep\": %u, \"seed\": %" PRIu64
+			", \"backend\": \"%s\", \"elapsed_s\": %.3f, "
+			"\"duration_s\": %.3f, \"dir\": ",
+			st[e->state], e->p.rep, e->p.seed,
+			e->kernel ? "kernel" : "userspace", el, dur);
 		ctl_reply_json_str(r, e->dir);
 		ctl_reply_printf(r, ", \"hosts\": [");
 		status_hosts(e, r, 1);
 		ctl_reply_printf(r, "], \"links\": [");
 		status_links(e, r, 1);
 		ctl_reply_printf(r, "]");
+		status_bridge(e, r, 1);
 		return;
 	}
 	ctl_reply_printf(r,
@@ -869,6 +885,7 @@ void engine_status(const struct engine *e, struct ctl_reply *r, int json)
 	status_hosts(e, r, 0);
 	ctl_reply_printf(r, "links:\n");
 	status_links(e, r, 0);
+	status_bridge(e, r, 0);
 }
 
 void engine_progress(const struct engine *e, char *buf, size_t len)

@@ -23,11 +23,11 @@ struct engine;
 
 struct engine_params {
 	const struct scenario *sc;
-	uint64_t seed;		/* this repetition's seed */
-	unsigned rep;		/* 1-based */
-	const char *dir;	/* this repetition's results directory */
-	const char *agent;	/* reckon-agent path */
-	int64_t grace_ns;	/* SIGTERM -> SIGKILL */
+	uint64_t seed;	   /* this repetition's seed */
+	unsigned rep;	   /* 1-based */
+	const char *dir;   /* this repetition's results directory */
+	const char *agent; /* reckon-agent path */
+	int64_t grace_ns;  /* SIGTERM -> SIGKILL */
 };
 
 typedef void (*engine_done_fn)(struct engine *e, void *arg);

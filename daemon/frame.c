@@ -18,7 +18,7 @@ static uint16_t get16(const uint8_t *p)
 int frame_parse(const uint8_t *buf, size_t len, struct frame_info *out)
 {
 	struct frame_info fi;
-	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
 	if (buf == NULL || out == NULL || len < FRAME_ETH_HLEN)
 		return -EINVAL;
@@ -90,7 +90,7 @@ int frame_csum_complete(uint8_t *buf, size_t len, size_t start, size_t off)
 		return -EINVAL;
 	c = frame_csum_fold(frame_csum_add(0, buf + start, len - start));
 	if (c == 0)
-		c = 0xffff;	/* CSUM_MANGLED_0: 0 means "no checksum" */
+		c = 0xffff; /* CSUM_MANGLED_0: 0 means "no checksum" */
 	buf[start + off] = (uint8_t)(c >> 8);
 	buf[start + off + 1] = (uint8_t)c;
 	return 0;
@@ -150,8 +150,8 @@ int frame_pool_new(unsigned nsmall, unsigned nlarge, struct frame_pool **out)
 				  (size_t)(i - nsmall) * FRAME_LARGE_CAP;
 			s->cap = FRAME_LARGE_CAP;
 		}
-		s->next_free = (i + 1 == nsmall || i + 1 == n) ? NO_SLOT
-							       : i + 1;
+		s->next_free =
+			(i + 1 == nsmall || i + 1 == n) ? NO_SLOT : i + 1;
 	}
 	p->free_small = nsmall ? 0 : NO_SLOT;
 	p->free_large = nlarge ? nsmall : NO_SLOT;

@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FRAME_ETH_HLEN 14
-#define FRAME_ETH_P_IP 0x0800
-#define FRAME_ETH_P_ARP 0x0806
+#define FRAME_ETH_HLEN	  14
+#define FRAME_ETH_P_IP	  0x0800
+#define FRAME_ETH_P_ARP	  0x0806
 #define FRAME_ETH_P_8021Q 0x8100
 
 enum frame_dst {
@@ -27,14 +27,14 @@ enum frame_dst {
 
 struct frame_info {
 	enum frame_dst dst_class;
-	uint16_t ethertype;	/* after at most one 802.1Q tag */
-	uint16_t l3_off;	/* offset of the network header */
-	int is_ipv4;		/* a well-formed IPv4 header follows */
+	uint16_t ethertype; /* after at most one 802.1Q tag */
+	uint16_t l3_off;    /* offset of the network header */
+	int is_ipv4;	    /* a well-formed IPv4 header follows */
 	/* IPv4 only (network byte order for addresses): */
 	uint32_t ip_src, ip_dst;
 	uint8_t ip_proto;
-	uint16_t l4_off;	/* offset of the transport header */
-	uint16_t ip_len;	/* IPv4 total length */
+	uint16_t l4_off; /* offset of the transport header */
+	uint16_t ip_len; /* IPv4 total length */
 };
 
 /* Classify the frame buf[0..len). Returns 0, or -EINVAL when the frame is
@@ -62,16 +62,16 @@ int frame_flip_bit(uint8_t *buf, size_t len, int32_t byte, uint8_t bit);
  * and a few large slots for GSO super-frames (up to 64 KiB). */
 #define FRAME_SMALL_CAP 2048u
 #define FRAME_LARGE_CAP 65536u
-#define FRAME_META_MAX 16u
+#define FRAME_META_MAX	16u
 
 struct frame_buf {
 	uint8_t *data;
 	uint32_t cap, len;
 	uint32_t refs;
-	uint32_t gen;			/* bumped on every release */
-	uint8_t meta[FRAME_META_MAX];	/* caller's per-frame metadata */
+	uint32_t gen;		      /* bumped on every release */
+	uint8_t meta[FRAME_META_MAX]; /* caller's per-frame metadata */
 	uint32_t meta_len;
-	uint32_t next_free;		/* internal free-list link */
+	uint32_t next_free; /* internal free-list link */
 };
 
 struct frame_pool;

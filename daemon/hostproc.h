@@ -13,11 +13,11 @@
 #include <sys/types.h>
 
 struct hostproc {
-	pid_t pid;	/* the shim, as the daemon sees it */
-	int go_fd;	/* write end of the start pipe; -1 once started */
-	int nsfd;	/* the host's network namespace */
-	int exited;	/* reaped */
-	int status;	/* exit status: 0..255, 128+N when killed by signal N */
+	pid_t pid;  /* the shim, as the daemon sees it */
+	int go_fd;  /* write end of the start pipe; -1 once started */
+	int nsfd;   /* the host's network namespace */
+	int exited; /* reaped */
+	int status; /* exit status: 0..255, 128+N when killed by signal N */
 };
 
 /* What to run: argv (NULL terminated) with envp, stdout and stderr to

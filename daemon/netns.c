@@ -35,19 +35,32 @@
 static int nlerr(int e)
 {
 	switch (e < 0 ? -e : e) {
-	case 0: return 0;
-	case NLE_NOMEM: return -ENOMEM;
-	case NLE_EXIST: return -EEXIST;
-	case NLE_PERM: return -EPERM;
-	case NLE_NOACCESS: return -EACCES;
-	case NLE_INVAL: return -EINVAL;
-	case NLE_RANGE: return -ERANGE;
-	case NLE_BUSY: return -EBUSY;
-	case NLE_OPNOTSUPP: return -EOPNOTSUPP;
-	case NLE_NODEV: return -ENODEV;
-	case NLE_OBJ_NOTFOUND: return -ENOENT;
-	case NLE_AF_NOSUPPORT: return -EAFNOSUPPORT;
-	default: return -EIO;
+	case 0:
+		return 0;
+	case NLE_NOMEM:
+		return -ENOMEM;
+	case NLE_EXIST:
+		return -EEXIST;
+	case NLE_PERM:
+		return -EPERM;
+	case NLE_NOACCESS:
+		return -EACCES;
+	case NLE_INVAL:
+		return -EINVAL;
+	case NLE_RANGE:
+		return -ERANGE;
+	case NLE_BUSY:
+		return -EBUSY;
+	case NLE_OPNOTSUPP:
+		return -EOPNOTSUPP;
+	case NLE_NODEV:
+		return -ENODEV;
+	case NLE_OBJ_NOTFOUND:
+		return -ENOENT;
+	case NLE_AF_NOSUPPORT:
+		return -EAFNOSUPPORT;
+	default:
+		return -EIO;
 	}
 }
 
@@ -219,7 +232,7 @@ int netns_veth_add(unsigned i, pid_t pid, int *hub_ifindex)
 
 static int ethtool_set(int fd, const char *ifname, uint32_t cmd, uint32_t val)
 {
-	struct ethtool_value ev = { .cmd = cmd, .data = val };
+	struct ethtool_value ev = {.cmd = cmd, .data = val};
 	struct ifreq ifr;
 
 	memset(&ifr, 0, sizeof(ifr));
@@ -233,8 +246,8 @@ static int ethtool_set(int fd, const char *ifname, uint32_t cmd, uint32_t val)
 int netns_offloads_off(const char *ifname)
 {
 	static const uint32_t cmds[] = {
-		ETHTOOL_STSO, ETHTOOL_SGSO, ETHTOOL_SGRO, ETHTOOL_SSG,
-		ETHTOOL_STXCSUM, ETHTOOL_SRXCSUM,
+		ETHTOOL_STSO, ETHTOOL_SGSO,    ETHTOOL_SGRO,
+		ETHTOOL_SSG,  ETHTOOL_STXCSUM, ETHTOOL_SRXCSUM,
 	};
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	int err = 0;
@@ -308,8 +321,8 @@ static int host_configure(uint32_t addr, unsigned prefix, int *host_ifindex)
 			rtnl_route_add_nexthop(rt, nh);
 			err = nlerr(rtnl_route_set_dst(rt, dst));
 			if (err == 0)
-				err = nlerr(rtnl_route_add(sk, rt,
-							   NLM_F_CREATE));
+				err = nlerr(
+					rtnl_route_add(sk, rt, NLM_F_CREATE));
 		}
 	}
 	if (err == 0)

@@ -131,9 +131,9 @@ static void csv_row(FILE *f, unsigned rep, const char *src, const char *dst,
 		"%u,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 		",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 		",%" PRIu64 "\n",
-		rep, src, dst, c->in, c->delivered, c->drop_loss,
-		c->drop_limit, c->duplicated, c->corrupted, c->reordered,
-		c->ecn_marked, c->bytes_in, c->bytes_delivered);
+		rep, src, dst, c->in, c->delivered, c->drop_loss, c->drop_limit,
+		c->duplicated, c->corrupted, c->reordered, c->ecn_marked,
+		c->bytes_in, c->bytes_delivered);
 }
 
 static void json_row(FILE *f, const char *src, const char *dst,
@@ -178,8 +178,9 @@ int results_counters(const char *dir, const struct scenario *sc, unsigned rep,
 	f = open_tmp(dir, "counters.json", tmp, sizeof(tmp));
 	if (f == NULL)
 		return -errno;
-	fprintf(f, "{\n  \"scenario\": \"%s\",\n  \"rep\": %u,\n"
-		   "  \"seed\": %" PRIu64 ",\n  \"links\": [\n",
+	fprintf(f,
+		"{\n  \"scenario\": \"%s\",\n  \"rep\": %u,\n"
+		"  \"seed\": %" PRIu64 ",\n  \"links\": [\n",
 		sc->name, rep, seed);
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned j = 0; j < n; j++)

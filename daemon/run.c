@@ -4,7 +4,8 @@
  * (status, set, stop) while the scenario runs, shows a progress line on
  * stderr, turns SIGINT and SIGTERM into an orderly stop (libevent signal
  * events), and ends by printing where the results went. The exit status is
- * the run's: 0, or the status of the host that failed.
+ * the run's: 0, the status of the host that failed, or 128 + the signal
+ * that interrupted an otherwise good run.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,6 +24,7 @@ struct fg {
 	struct event_base *base;
 	struct runner *r;
 	int tty, quiet, done;
+	int sig; /* the signal that stopped the run, if any */
 	unsigned ticks;
 };
 
@@ -41,6 +43,8 @@ static void fg_signal(evutil_socket_t sig, short what, void *arg)
 
 	(void)what;
 	log_info("%s: stopping", strsignal((int)sig));
+	if (fg->sig == 0)
+		fg->sig = (int)sig;
 	runner_stop(fg->r, sig == SIGINT ? "interrupted (SIGINT)"
 					 : "terminated (SIGTERM)");
 }
@@ -74,10 +78,10 @@ static int fg_control(void *arg, char *line, struct ctl_reply *rep)
 	rc = runner_control(fg->r, line, rep);
 	if (rc == -ENOTSUP) {
 		if (strncmp(line, "run", 3) == 0)
-			ctl_reply_printf(rep,
-					 "this reckond runs one scenario in the "
-					 "foreground; queue scenarios with a "
-					 "service (reckond without a command)\n");
+			ctl_reply_printf(
+				rep, "this reckond runs one scenario in the "
+				     "foreground; queue scenarios with a "
+				     "service (reckond without a command)\n");
 		else
 			ctl_reply_printf(rep, "unknown request '%.40s'\n",
 					 line);
@@ -88,10 +92,10 @@ static int fg_control(void *arg, char *line, struct ctl_reply *rep)
 int run_scenario(const struct scenario *sc, const struct run_opts *o,
 		 char *rundir, size_t rundir_len)
 {
-	struct fg fg = { 0 };
+	struct fg fg = {0};
 	struct control *ctl = NULL;
 	struct event *sigint_ev, *sigterm_ev, *tick;
-	struct timeval one = { .tv_sec = 1 };
+	struct timeval one = {.tv_sec = 1};
 	char sock[PATH_MAX], msg[512];
 	int err;
 
@@ -124,8 +128,10 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o,
 	if (sock[0] != '\0') {
 		err = control_open(fg.base, sock, fg_control, &fg, &ctl);
 		if (err == -EADDRINUSE)
-			log_warnx("control socket %s belongs to another reckond;"
-				  " running without one (use -s PATH)", sock);
+			log_warnx(
+				"control socket %s belongs to another reckond;"
+				" running without one (use -s PATH)",
+				sock);
 		else if (err < 0)
 			log_warnx("control socket %s: %s; running without one",
 				  sock, strerror(-err));
@@ -144,6 +150,8 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o,
 		runner_stop(fg.r, "event loop ended");
 	}
 	err = runner_result(fg.r);
+	if (err == 0 && fg.sig != 0)
+		err = 128 + fg.sig; /* like a shell: interrupted, not passed */
 	printf("results: %s\n", runner_dir(fg.r));
 	fflush(stdout);
 	if (rundir != NULL && rundir_len > 0)

@@ -148,8 +148,7 @@ static void step(evutil_socket_t fd, short what, void *arg)
 		engine_free(r->eng);
 		r->eng = NULL;
 	}
-	while (r->result == 0 && !r->stopping &&
-	       r->rep < r->sc->repetitions) {
+	while (r->result == 0 && !r->stopping && r->rep < r->sc->repetitions) {
 		r->rep++;
 		err = start_rep(r);
 		if (err == 0)
@@ -204,11 +203,11 @@ int runner_start(struct event_base *base, const struct scenario *sc,
 	err = results_scenario(r->dir, sc);
 	if (err < 0)
 		log_warnx("%s/scenario.ini: %s", r->dir, strerror(-err));
-	r->log_fd = results_path(path, sizeof(path), "%s/reckond.log", r->dir)
-			    ? -1
-			    : open(path, O_WRONLY | O_CREAT | O_APPEND |
-						 O_CLOEXEC,
-				   0644);
+	r->log_fd =
+		results_path(path, sizeof(path), "%s/reckond.log", r->dir)
+			? -1
+			: open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+			       0644);
 	if (r->log_fd >= 0)
 		log_set_file(r->log_fd);
 	log_info("%s: running %s (%u host(s), %u repetition(s), backend %s), "
@@ -230,8 +229,8 @@ void runner_stop(struct runner *r, const char *why)
 }
 
 /* "a>b" (one direction) or "a<>b" (both). */
-static int parse_link(const struct scenario *sc, const char *text,
-		      int *src, int *dst, int *both)
+static int parse_link(const struct scenario *sc, const char *text, int *src,
+		      int *dst, int *both)
 {
 	char a[SC_NAME_MAX], b[SC_NAME_MAX];
 	const char *gt = strchr(text, '>');
@@ -317,9 +316,9 @@ int runner_control(struct runner *r, char *line, struct ctl_reply *rep)
 			}
 			ctl_reply_printf(rep, "}\n");
 		} else {
-			ctl_reply_printf(rep, "scenario %s (%s), %u repetition(s)\n",
-					 r->sc->name, r->sc->path,
-					 r->sc->repetitions);
+			ctl_reply_printf(
+				rep, "scenario %s (%s), %u repetition(s)\n",
+				r->sc->name, r->sc->path, r->sc->repetitions);
 			if (r->eng != NULL)
 				engine_status(r->eng, rep, 0);
 		}
@@ -343,10 +342,9 @@ void runner_progress(const struct runner *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", r->sc->name);
 		return;
 	}
-	n = r->sc->repetitions > 1
-		    ? snprintf(buf, len, "rep %u/%u ", r->rep,
-			       r->sc->repetitions)
-		    : 0;
+	n = r->sc->repetitions > 1 ? snprintf(buf, len, "rep %u/%u ", r->rep,
+					      r->sc->repetitions)
+				   : 0;
 	if (n < 0 || (size_t)n >= len)
 		return;
 	engine_progress(r->eng, buf + n, len - (size_t)n);

@@ -31,6 +31,7 @@ struct service {
 	struct event *kick;
 	struct job *head, *tail, *cur;
 	struct runner *r;
+	struct control *ctl;
 	unsigned next_id, done_ok, done_failed;
 	int r_done; /* the runner has finished; free it next turn */
 	int quitting;
@@ -96,7 +97,7 @@ static void svc_kick(evutil_socket_t fd, short what, void *arg)
 
 static int svc_submit(struct service *s, char *args, struct ctl_reply *rep)
 {
-	struct sc_diag d = { 0 };
+	struct sc_diag d = {0};
 	struct job *j;
 	char *tab = strchr(args, '\t');
 	unsigned pos = 1;
@@ -148,8 +149,9 @@ static void svc_status(struct service *s, char *line, struct ctl_reply *rep,
 		       int json)
 {
 	if (json) {
-		ctl_reply_printf(rep, "{\"service\": true, \"done\": %u, "
-				      "\"failed\": %u, \"queue\": [",
+		ctl_reply_printf(rep,
+				 "{\"service\": true, \"done\": %u, "
+				 "\"failed\": %u, \"queue\": [",
 				 s->done_ok, s->done_failed);
 		for (struct job *k = s->head; k != NULL; k = k->next) {
 			ctl_reply_printf(rep, "%s{\"id\": %u, \"scenario\": ",
@@ -159,7 +161,9 @@ static void svc_status(struct service *s, char *line, struct ctl_reply *rep,
 			ctl_reply_json_str(rep, k->sc->path);
 			ctl_reply_printf(rep, "}");
 		}
-		ctl_reply_printf(rep, "], \"current\": ");
+		ctl_reply_printf(rep, "], \"rejected_requests\": %lu, "
+				      "\"current\": ",
+				 control_rejected(s->ctl));
 		if (s->r != NULL)
 			runner_control(s->r, line, rep);
 		else
@@ -195,7 +199,8 @@ static int svc_control(void *arg, char *line, struct ctl_reply *rep)
 		return 0;
 	}
 	if (s->r == NULL) {
-		if (strcmp(line, "stop") == 0 || strncmp(line, "set ", 4) == 0) {
+		if (strcmp(line, "stop") == 0 ||
+		    strncmp(line, "set ", 4) == 0) {
 			ctl_reply_printf(rep, "no scenario is running\n");
 			return -ESRCH;
 		}
@@ -223,7 +228,7 @@ static void svc_signal(evutil_socket_t sig, short what, void *arg)
 
 int service_main(const struct run_opts *o)
 {
-	struct service s = { 0 };
+	struct service s = {0};
 	struct control *ctl = NULL;
 	struct event *ev_int = NULL, *ev_term = NULL;
 	char sock[PATH_MAX], msg[512];
@@ -259,6 +264,7 @@ int service_main(const struct run_opts *o)
 					     : strerror(-err));
 		goto out;
 	}
+	s.ctl = ctl;
 	log_info("service ready on %s%s", sock,
 		 userns_active() ? " (unprivileged user namespace)" : "");
 	event_base_dispatch(s.base);

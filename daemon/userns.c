@@ -55,7 +55,8 @@ int userns_enter(char *msg, size_t msglen)
 			 "`sysctl -w kernel.unprivileged_userns_clone=1` "
 			 "(Debian) and/or `sysctl -w user.max_user_namespaces="
 			 "15000`, or on Ubuntu "
-			 "`sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`",
+			 "`sysctl -w "
+			 "kernel.apparmor_restrict_unprivileged_userns=0`",
 			 strerror(err));
 		return -err;
 	}

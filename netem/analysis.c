@@ -92,8 +92,7 @@ static int hmm_loss(int n, double P[NS_MAX][NS_MAX], const double *e,
 	return 0;
 }
 
-int netem_loss_analytic(const struct netem_spec *s, double *rate,
-			double *burst)
+int netem_loss_analytic(const struct netem_spec *s, double *rate, double *burst)
 {
 	double P[NS_MAX][NS_MAX] = {{0}};
 	double e[NS_MAX] = {0};
@@ -211,8 +210,8 @@ int netem_delay_analytic(const struct netem_spec *s, double *mean_ns,
 			return -ENOTSUP;
 		for (i = 0; i < n; i++) {
 			/* the draw that selects entry i */
-			uint32_t rnd = (uint32_t)(((uint64_t)i << 32) /
-						  (uint64_t)n);
+			uint32_t rnd =
+				(uint32_t)(((uint64_t)i << 32) / (uint64_t)n);
 
 			d[i] = (double)netem_tabledist(s->latency_ns,
 						       (int32_t)s->jitter_ns,
@@ -249,8 +248,8 @@ int netem_monte_carlo(const struct netem_spec *s,
 	d = malloc(2 * n * sizeof(*d));
 	if (!d)
 		return -ENOMEM;
-	rc = netem_link_new_reg(s, seed, netem_link_id("mc-src", "mc-dst"),
-				reg, &l);
+	rc = netem_link_new_reg(s, seed, netem_link_id("mc-src", "mc-dst"), reg,
+				&l);
 	if (rc < 0) {
 		free(d);
 		return rc;

@@ -4,9 +4,10 @@
  * table index or a uniform offset by multiply-shift, (rnd * range) >> 32,
  * where the kernel takes rnd % range: the two agree in distribution (exactly
  * for power-of-two tables) but the modulo keeps only the low bits of a
- * correlated draw, which carry none of its correlation. Table formulas follow iproute2's
- * netem/normal.c, pareto.c and paretonormal.c (from NIST Net): normal is the
- * inverse of Phi(x) = 0.5 + 0.5 erf(x / sqrt 2) sampled on a 5e-5 grid over
+ * correlated draw, which carry none of its correlation. Table formulas follow
+ * iproute2's netem/normal.c, pareto.c and paretonormal.c (from NIST Net):
+ * normal is the inverse of Phi(x) = 0.5 + 0.5 erf(x / sqrt 2) sampled on a 5e-5
+ * grid over
  * [-10, 10.05) into 16384 bins, every 4th bin kept; pareto (a = 3) is
  * u^(-1/a) - 1.5 scaled by 4/3 for u = i/65536, i = 65536, 65520, ..., 16;
  * paretonormal is (normal + 3 pareto) / 4 with C integer division. Values
@@ -21,9 +22,9 @@
 #include "netem_dist.h"
 
 #define NORMAL_BINS 16384
-#define GRID_LO -10.0
-#define GRID_STEP 0.00005
-#define GRID_N 401000 /* x = -10 + k*5e-5 < 10.05 */
+#define GRID_LO	    -10.0
+#define GRID_STEP   0.00005
+#define GRID_N	    401000 /* x = -10 + k*5e-5 < 10.05 */
 
 static double phi(double x)
 {
@@ -143,8 +144,9 @@ int netem_dist_parse(const char *buf, size_t len, int16_t *out, size_t max,
 		errno = 0;
 		v = strtol(tok, &end, 10);
 		if (*end != '\0' || end == tok || errno) {
-			snprintf(err, errlen, "line %zu: \"%s\" is not an integer",
-				 line, tok);
+			snprintf(err, errlen,
+				 "line %zu: \"%s\" is not an integer", line,
+				 tok);
 			return -EINVAL;
 		}
 		if (v < -32768 || v > 32767) {
@@ -202,7 +204,8 @@ netem_dist_lookup(const struct netem_dist_registry *reg, const char *name)
 	if (!reg)
 		return NULL;
 	for (i = 0; i < reg->n; i++)
-		if (reg->tables[i].name && strcmp(reg->tables[i].name, name) == 0)
+		if (reg->tables[i].name &&
+		    strcmp(reg->tables[i].name, name) == 0)
 			return &reg->tables[i];
 	return NULL;
 }
@@ -229,7 +232,8 @@ int64_t netem_tabledist(int64_t mu, int32_t sigma, uint32_t rnd,
 	if (sigma == 0)
 		return mu;
 	if (!t)
-		return (int64_t)(((uint64_t)rnd * (2 * (uint64_t)sigma)) >> 32) +
+		return (int64_t)(((uint64_t)rnd * (2 * (uint64_t)sigma)) >>
+				 32) +
 		       mu - sigma;
 	v = t[((uint64_t)rnd * n) >> 32];
 	x = (int64_t)(sigma % NETEM_DIST_SCALE) * v;

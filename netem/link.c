@@ -98,10 +98,10 @@ static int spec_valid(const struct netem_spec *s)
 {
 	if (s->latency_ns < 0 || s->jitter_ns < 0 || s->jitter_ns > INT32_MAX)
 		return 0;
-	if (s->slot && (s->slot_min_ns < 0 || s->slot_max_ns < s->slot_min_ns ||
-			s->slot_dist_delay_ns < 0 ||
-			s->slot_dist_jitter_ns < 0 ||
-			s->slot_dist_jitter_ns > INT32_MAX))
+	if (s->slot &&
+	    (s->slot_min_ns < 0 || s->slot_max_ns < s->slot_min_ns ||
+	     s->slot_dist_delay_ns < 0 || s->slot_dist_jitter_ns < 0 ||
+	     s->slot_dist_jitter_ns > INT32_MAX))
 		return 0;
 	if (s->loss_model == NETEM_LOSS_STATE &&
 	    ((uint64_t)s->p13 + s->p14 > UINT32_MAX ||
@@ -114,8 +114,8 @@ static int spec_valid(const struct netem_spec *s)
 static void apply_numbers(struct netem_link *l, const struct netem_spec *s)
 {
 	if (s->loss_model != l->spec.loss_model)
-		l->clg_state = s->loss_model == NETEM_LOSS_STATE ? ST_TX_GAP
-								  : GE_GOOD;
+		l->clg_state =
+			s->loss_model == NETEM_LOSS_STATE ? ST_TX_GAP : GE_GOOD;
 	l->spec = *s;
 	if (l->spec.jitter_ns > INT32_MAX)
 		l->spec.jitter_ns = INT32_MAX;
@@ -200,7 +200,9 @@ int netem_link_new_reg(const struct netem_spec *s, uint64_t seed,
 	netem_rng_seed(&l->r_reorder, seed, link_id, NETEM_RNG_REORDER);
 	netem_rng_seed(&l->r_slot, seed, link_id, NETEM_RNG_SLOT);
 	netem_rng_seed(&l->r_init, seed, link_id, NETEM_RNG_CORR_INIT);
-	cap = s->limit < 1024 ? 1024 : s->limit < 65536 ? s->limit : 65536;
+	/* a game flow queues tens of packets; the queue doubles when a
+	 * backlog outgrows this, so links stay small (about 32 KB) */
+	cap = s->limit < 256 ? 64 : 256;
 	rc = netem_queue_init(&l->q, cap);
 	if (rc == 0)
 		rc = apply_spec(l, s, INT64_MIN / 4);
@@ -270,18 +272,22 @@ int netem_link_set_schedule(struct netem_link *l, const struct netem_sched *s,
 	return 0;
 }
 
-/* Bring scheduled parameters up to date at now_ns. */
-static void sched_update(struct netem_link *l, int64_t now_ns)
+/* Bring scheduled parameters up to date at now_ns (the slow part). */
+static void sched_eval_now(struct netem_link *l, int64_t now_ns)
 {
 	struct netem_spec eff;
 	int64_t next;
 
-	if (!l->sched || now_ns < l->sched_next)
-		return;
 	netem_sched_eval(l->sched, &l->base, now_ns - l->sched_origin, &eff,
 			 &next);
 	l->sched_next = next == INT64_MAX ? INT64_MAX : next + l->sched_origin;
 	apply_numbers(l, &eff);
+}
+
+static inline void sched_update(struct netem_link *l, int64_t now_ns)
+{
+	if (l->sched && now_ns >= l->sched_next)
+		sched_eval_now(l, now_ns);
 }
 
 /* loss_4state(): the packet's fate is the state the chain moves to. */
@@ -361,7 +367,8 @@ static int64_t packet_time_ns(const struct netem_spec *s, uint32_t len)
 	if (l < 0)
 		l = 0;
 	if (s->cell_size) {
-		uint64_t cells = ((uint64_t)l + s->cell_size - 1) / s->cell_size;
+		uint64_t cells =
+			((uint64_t)l + s->cell_size - 1) / s->cell_size;
 		int64_t per = (int64_t)s->cell_size + s->cell_overhead;
 
 		l = (int64_t)cells * (per < 0 ? 0 : per);
@@ -376,14 +383,15 @@ static int64_t packet_time_ns(const struct netem_spec *s, uint32_t len)
  * (its oldest entry) or the time queue's maximum. */
 static int last_tts(const struct netem_link *l, int64_t *t)
 {
+	int64_t m;
 	int have = 0;
 
 	if (l->q.sn) {
 		*t = l->q.stack[0].tts;
 		have = 1;
 	}
-	if (l->q.n && (!have || l->q.max_tts > *t)) {
-		*t = l->q.max_tts;
+	if (netem_queue_max_tts(&l->q, &m) && (!have || m > *t)) {
+		*t = m;
 		have = 1;
 	}
 	return have;
@@ -433,15 +441,15 @@ static int enqueue_one(struct netem_link *l, int64_t now, uint32_t len,
 		return 0;
 	}
 	/* 3. corruption of this copy (the duplicate was cloned before) */
-	if (s->corrupt && s->corrupt >= netem_crandom(&l->c_corrupt,
-						       &l->r_corrupt)) {
+	if (s->corrupt &&
+	    s->corrupt >= netem_crandom(&l->c_corrupt, &l->r_corrupt)) {
 		l->ctr.corrupted++;
 		orig->corrupted = 1;
 		if (len) {
-			e.pkt.corrupt_byte = (int32_t)netem_rng_below(&l->r_cpos,
-								      len);
-			e.pkt.corrupt_bit = (uint8_t)netem_rng_below(&l->r_cpos,
-								     8);
+			e.pkt.corrupt_byte =
+				(int32_t)netem_rng_below(&l->r_cpos, len);
+			e.pkt.corrupt_bit =
+				(uint8_t)netem_rng_below(&l->r_cpos, 8);
 		}
 	}
 	/* 4. limit: this packet and its pending duplicate */
@@ -516,9 +524,9 @@ static void get_slot_next(struct netem_link *l, int64_t now)
 		uint32_t r = netem_rng_u32(&l->r_slot);
 
 		/* mul_u64_u32_shr(span, r, 32) */
-		d = s->slot_min_ns + (int64_t)((span >> 32) * r +
-					       (((span & 0xffffffffULL) * r) >>
-						32));
+		d = s->slot_min_ns +
+		    (int64_t)((span >> 32) * r +
+			      (((span & 0xffffffffULL) * r) >> 32));
 	} else {
 		d = s->slot_dist_jitter_ns
 			    ? netem_tabledist(s->slot_dist_delay_ns,
@@ -536,9 +544,9 @@ static void get_slot_next(struct netem_link *l, int64_t now)
  * right after an enqueue: an idle slot does not bank opportunities. */
 static void slot_check(struct netem_link *l, int64_t now)
 {
-	const struct netem_qent *m = netem_queue_min(&l->q);
+	int64_t t;
 
-	if (l->slot_on && m && l->slot_next < m->tts)
+	if (l->slot_on && netem_queue_min(&l->q, &t) && l->slot_next < t)
 		get_slot_next(l, now);
 }
 
@@ -580,23 +588,22 @@ int netem_link_enqueue(struct netem_link *l, int64_t now_ns, uint32_t len,
 
 int64_t netem_link_next_time(const struct netem_link *l)
 {
-	const struct netem_qent *m;
+	int64_t t;
 
 	if (l->q.sn)
 		return l->q.stack[l->q.sn - 1].tts;
-	m = netem_queue_min(&l->q);
-	if (!m)
+	if (!netem_queue_min(&l->q, &t))
 		return INT64_MAX;
-	if (!l->slot_on || l->slot_next < m->tts)
-		return m->tts;
-	return l->slot_next > m->tts ? l->slot_next : m->tts;
+	if (!l->slot_on || l->slot_next < t)
+		return t;
+	return l->slot_next > t ? l->slot_next : t;
 }
 
 int netem_link_dequeue(struct netem_link *l, int64_t now_ns,
 		       struct netem_pkt *out)
 {
-	const struct netem_qent *m;
 	struct netem_qent e;
+	int64_t t;
 
 	if (!l || !out)
 		return -EINVAL;
@@ -605,11 +612,10 @@ int netem_link_dequeue(struct netem_link *l, int64_t now_ns,
 		e = l->q.stack[--l->q.sn];
 		goto deliver;
 	}
-	m = netem_queue_min(&l->q);
-	if (!m)
+	if (!netem_queue_min(&l->q, &t))
 		return 0;
 	slot_check(l, now_ns);
-	if (m->tts > now_ns || (l->slot_on && l->slot_next > now_ns))
+	if (t > now_ns || (l->slot_on && l->slot_next > now_ns))
 		return 0;
 	netem_queue_pop(&l->q, &e);
 	if (l->slot_on) {

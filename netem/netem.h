@@ -39,13 +39,13 @@ uint64_t netem_link_id(const char *src, const char *dst);
  * frame; when a frame is duplicated the same cookie comes back twice. */
 struct netem_pkt {
 	uint64_t cookie;
-	int64_t time_ns;	 /* delivery time */
-	uint32_t len;		 /* bytes, as offered */
-	int32_t corrupt_byte;	 /* -1: not corrupted */
-	uint8_t corrupt_bit;	 /* 0..7, bit to flip in corrupt_byte */
-	uint8_t flags;		 /* NETEM_PKT_* */
+	int64_t time_ns;      /* delivery time */
+	uint32_t len;	      /* bytes, as offered */
+	int32_t corrupt_byte; /* -1: not corrupted */
+	uint8_t corrupt_bit;  /* 0..7, bit to flip in corrupt_byte */
+	uint8_t flags;	      /* NETEM_PKT_* */
 };
-#define NETEM_PKT_DUP 0x01	 /* this copy is the duplicate */
+#define NETEM_PKT_DUP	    0x01 /* this copy is the duplicate */
 #define NETEM_PKT_REORDERED 0x02 /* sent ahead of the queue (reorder) */
 
 /* Why a packet did not get through. */

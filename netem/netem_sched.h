@@ -31,9 +31,9 @@ enum netem_param {
 };
 
 struct netem_sched_ev {
-	int64_t t0, t1;	 /* step: t0 == t1 */
+	int64_t t0, t1; /* step: t0 == t1 */
 	enum netem_param param;
-	double v0, v1;	 /* native units: ns, u32 fraction, bytes/s, packets */
+	double v0, v1; /* native units: ns, u32 fraction, bytes/s, packets */
 };
 
 struct netem_sched {

@@ -12,10 +12,10 @@
 
 #include <stdint.h>
 
-#define NETEM_P100 UINT32_MAX	  /* probability 100% */
-#define NETEM_DIST_NAME_MAX 32	  /* incl. NUL */
-#define NETEM_DIST_TABLE_MAX 16384 /* kernel NETEM_DIST_MAX */
-#define NETEM_DIST_SCALE 8192	  /* table value 8192 == one sigma */
+#define NETEM_P100	     UINT32_MAX /* probability 100% */
+#define NETEM_DIST_NAME_MAX  32		/* incl. NUL */
+#define NETEM_DIST_TABLE_MAX 16384	/* kernel NETEM_DIST_MAX */
+#define NETEM_DIST_SCALE     8192	/* table value 8192 == one sigma */
 
 /* Delay (and slot) distribution: uniform +-J, or a table of NETEM_DIST_SCALE
  * scaled deviates (mean 0, sd 1). CUSTOM names a table in dist_name that the
@@ -55,9 +55,9 @@ struct netem_spec {
 
 	/* loss */
 	enum netem_loss_model loss_model;
-	uint32_t loss;	    /* random: P */
-	uint32_t loss_corr; /* random: CORR */
-	uint32_t p13, p31, p32, p23, p14; /* state */
+	uint32_t loss;			   /* random: P */
+	uint32_t loss_corr;		   /* random: CORR */
+	uint32_t p13, p31, p32, p23, p14;  /* state */
 	uint32_t ge_p, ge_r, ge_1h, ge_1k; /* gemodel, as typed (1-h, 1-k) */
 	int ecn;			   /* mark CE instead of dropping */
 
@@ -76,9 +76,9 @@ struct netem_spec {
 
 	/* slot MIN [MAX] [packets N] [bytes N] or
 	 * slot distribution NAME DELAY JITTER [packets N] [bytes N] */
-	int slot;		  /* slot configured */
-	int slot_use_dist;	  /* distribution form */
-	int64_t slot_min_ns;	  /* uniform form */
+	int slot;	     /* slot configured */
+	int slot_use_dist;   /* distribution form */
+	int64_t slot_min_ns; /* uniform form */
 	int64_t slot_max_ns;
 	enum netem_dist slot_dist; /* distribution form */
 	char slot_dist_name[NETEM_DIST_NAME_MAX];

@@ -66,7 +66,8 @@ static inline uint32_t netem_crandom(struct netem_crnd *c, struct netem_rng *r)
 	value = netem_rng_u32(r);
 	rho = (uint64_t)c->rho + 1;
 	c->last = (uint32_t)((value * ((1ULL << 32) - rho) +
-			      (uint64_t)c->last * rho) >> 32);
+			      (uint64_t)c->last * rho) >>
+			     32);
 	return c->last;
 }
 

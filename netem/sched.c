@@ -19,8 +19,8 @@
 #define TOK_MAX 64
 
 static const char *const pnames[NETEM_PARAM_N] = {
-	"delay",     "jitter",	"delay-corr", "loss",  "loss-corr",
-	"duplicate", "corrupt", "reorder",    "rate",  "limit",
+	"delay",     "jitter",	"delay-corr", "loss", "loss-corr",
+	"duplicate", "corrupt", "reorder",    "rate", "limit",
 };
 
 const char *netem_param_name(enum netem_param p)
@@ -55,7 +55,8 @@ static int param_value(enum netem_param p, const char *tok, double *v,
 		rc = netem_parse_time(tok, &ns, why);
 		if (rc == 0 && p == NETEM_PARAM_JITTER && ns > INT32_MAX) {
 			snprintf(why, NETEM_WHY_MAX,
-				 "%s is over 2147483647ns (netem's limit)", tok);
+				 "%s is over 2147483647ns (netem's limit)",
+				 tok);
 			rc = -EINVAL;
 		}
 		*v = (double)ns;
@@ -137,8 +138,8 @@ struct lex {
 	size_t errlen;
 };
 
-__attribute__((format(printf, 2, 3)))
-static int lfail(struct lex *x, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int lfail(struct lex *x,
+						       const char *fmt, ...)
 {
 	va_list ap;
 	char msg[256];
@@ -202,8 +203,10 @@ static int parse_statement(struct lex *x, struct netem_sched *s)
 		if (netem_parse_time(tok, &t1, why) < 0)
 			return lfail(x, "ramp: %s", why);
 		if (t1 <= t0)
-			return lfail(x, "ramp: end time %s is not after the "
-					"start", tok);
+			return lfail(x,
+				     "ramp: end time %s is not after the "
+				     "start",
+				     tok);
 	}
 	for (;;) {
 		rc = ltok(x, tok);
@@ -215,13 +218,16 @@ static int parse_statement(struct lex *x, struct netem_sched *s)
 		e.t0 = t0;
 		e.t1 = t1;
 		if (param_lookup(tok, &e.param) < 0)
-			return lfail(x, "\"%s\": not a schedulable parameter "
-					"(delay, jitter, delay-corr, loss, "
-					"loss-corr, duplicate, corrupt, "
-					"reorder, rate, limit)", tok);
+			return lfail(x,
+				     "\"%s\": not a schedulable parameter "
+				     "(delay, jitter, delay-corr, loss, "
+				     "loss-corr, duplicate, corrupt, "
+				     "reorder, rate, limit)",
+				     tok);
 		if (t1 > t0) {
 			if (ltok(x, kw) != 1)
-				return lfail(x, "ramp %s: missing a start value",
+				return lfail(x,
+					     "ramp %s: missing a start value",
 					     tok);
 			if (param_value(e.param, kw, &e.v0, why) < 0)
 				return lfail(x, "ramp %s: %s", tok, why);
@@ -314,8 +320,10 @@ static int header_col(struct lex *x, const char *name, struct col *c)
 		return 0;
 	}
 	if (param_lookup(base, &c->param) < 0)
-		return lfail(x, "column \"%s\": not time or a schedulable "
-				"parameter", name);
+		return lfail(x,
+			     "column \"%s\": not time or a schedulable "
+			     "parameter",
+			     name);
 	return 0;
 }
 
@@ -453,8 +461,9 @@ fail:
 
 static void set_param(struct netem_spec *o, enum netem_param p, double v)
 {
-	uint32_t u = v <= 0 ? 0 : v >= UINT32_MAX ? UINT32_MAX
-						     : (uint32_t)llrint(v);
+	uint32_t u = v <= 0	       ? 0
+		     : v >= UINT32_MAX ? UINT32_MAX
+				       : (uint32_t)llrint(v);
 
 	switch (p) {
 	case NETEM_PARAM_DELAY:

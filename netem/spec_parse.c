@@ -23,8 +23,8 @@ struct cursor {
 	size_t errlen;
 };
 
-__attribute__((format(printf, 2, 3)))
-static int fail(struct cursor *c, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int fail(struct cursor *c,
+						      const char *fmt, ...)
 {
 	va_list ap;
 
@@ -83,8 +83,7 @@ static int next_is_number(struct cursor *c)
 	       (*t == '.' && isdigit((unsigned char)t[1]));
 }
 
-static int need(struct cursor *c, const char *kw, const char *what,
-		char *tok)
+static int need(struct cursor *c, const char *kw, const char *what, char *tok)
 {
 	int rc = next(c, tok);
 
@@ -95,10 +94,10 @@ static int need(struct cursor *c, const char *kw, const char *what,
 	return 0;
 }
 
-#define CHECK(expr, kw)                                                       \
-	do {                                                                  \
-		if ((expr) < 0)                                               \
-			return fail(c, "%s: %s", kw, why);                    \
+#define CHECK(expr, kw)                                                        \
+	do {                                                                   \
+		if ((expr) < 0)                                                \
+			return fail(c, "%s: %s", kw, why);                     \
 	} while (0)
 
 static int opt_percent(struct cursor *c, const char *kw, uint32_t *v)
@@ -161,8 +160,8 @@ static int valid_dist_name(const char *s)
 	return 1;
 }
 
-static int parse_dist_name(struct cursor *c, const char *kw,
-			   enum netem_dist *d, char name[NETEM_DIST_NAME_MAX])
+static int parse_dist_name(struct cursor *c, const char *kw, enum netem_dist *d,
+			   char name[NETEM_DIST_NAME_MAX])
 {
 	char tok[TOK_MAX];
 	int rc = need(c, kw, "a distribution name", tok);
@@ -203,8 +202,10 @@ static int parse_delay(struct cursor *c, struct netem_spec *s)
 	next(c, tok);
 	CHECK(netem_parse_time(tok, &s->jitter_ns, why), "delay");
 	if (s->jitter_ns > INT32_MAX)
-		return fail(c, "delay: jitter %s is over 2147483647ns (netem's "
-			       "limit)", tok);
+		return fail(c,
+			    "delay: jitter %s is over 2147483647ns (netem's "
+			    "limit)",
+			    tok);
 	rc = opt_percent(c, "delay", &s->delay_corr);
 	return rc < 0 ? rc : 0;
 }
@@ -354,7 +355,8 @@ static int parse_slot(struct cursor *c, struct netem_spec *s)
 				return rc;
 		}
 		if (s->slot_min_ns > s->slot_max_ns)
-			return fail(c, "slot: minimum delay is over the maximum");
+			return fail(c,
+				    "slot: minimum delay is over the maximum");
 	}
 	for (;;) {
 		if (token(c, tok, 1) != 1)
@@ -365,7 +367,8 @@ static int parse_slot(struct cursor *c, struct netem_spec *s)
 				     &s->slot_packets);
 		} else if (strcmp(tok, "bytes") == 0) {
 			next(c, tok);
-			rc = req_u32(c, "slot bytes", "a count", &s->slot_bytes);
+			rc = req_u32(c, "slot bytes", "a count",
+				     &s->slot_bytes);
 		} else {
 			break;
 		}
@@ -373,7 +376,8 @@ static int parse_slot(struct cursor *c, struct netem_spec *s)
 			return rc;
 	}
 	if (s->slot_packets > INT32_MAX || s->slot_bytes > INT32_MAX)
-		return fail(c, "slot: packets and bytes are at most 2147483647");
+		return fail(c,
+			    "slot: packets and bytes are at most 2147483647");
 	return 0;
 }
 
@@ -386,18 +390,31 @@ int netem_spec_parse(const char *text, struct netem_spec *out, char *err,
 	char tok[TOK_MAX], why[NETEM_WHY_MAX];
 	/* which keywords were seen, to refuse repeats */
 	enum {
-		K_DELAY, K_DIST, K_JITTER, K_LOSS, K_ECN, K_DUP, K_CORRUPT,
-		K_REORDER, K_GAP, K_RATE, K_LIMIT, K_SLOT, K_N
+		K_DELAY,
+		K_DIST,
+		K_JITTER,
+		K_LOSS,
+		K_ECN,
+		K_DUP,
+		K_CORRUPT,
+		K_REORDER,
+		K_GAP,
+		K_RATE,
+		K_LIMIT,
+		K_SLOT,
+		K_N
 	};
-	static const char *kname[K_N] = {
-		"delay", "distribution", "jitter", "loss", "ecn",
-		"duplicate", "corrupt", "reorder", "gap", "rate", "limit",
-		"slot"};
+	static const char *kname[K_N] = {"delay",   "distribution", "jitter",
+					 "loss",    "ecn",	    "duplicate",
+					 "corrupt", "reorder",	    "gap",
+					 "rate",    "limit",	    "slot"};
 	int seen[K_N] = {0};
 	int rc, k;
 
 	if (err && errlen)
 		err[0] = '\0';
+	if (!out)
+		return fail(c, "no output spec");
 	netem_spec_init(&s);
 	for (;;) {
 		rc = next(c, tok);
@@ -455,8 +472,10 @@ int netem_spec_parse(const char *text, struct netem_spec *out, char *err,
 			else if (strcmp(tok, "netem") == 0)
 				s.jitter_mode = NETEM_JITTER_NETEM;
 			else
-				rc = fail(c, "jitter: \"%s\" is not a mode "
-					     "(fifo or netem)", tok);
+				rc = fail(c,
+					  "jitter: \"%s\" is not a mode "
+					  "(fifo or netem)",
+					  tok);
 			break;
 		case K_LOSS:
 			rc = parse_loss(c, &s);

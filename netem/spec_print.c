@@ -19,8 +19,8 @@ struct out {
 	size_t n; /* length the full text needs */
 };
 
-__attribute__((format(printf, 2, 3)))
-static void put(struct out *o, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void put(struct out *o,
+						      const char *fmt, ...)
 {
 	va_list ap;
 	int r;

@@ -27,8 +27,8 @@ static const char *num_prefix(const char *tok, double *v)
 
 	if (*p == '+' || *p == '-')
 		p++;
-	if (!((*p >= '0' && *p <= '9') || (*p == '.' && p[1] >= '0' &&
-					   p[1] <= '9')))
+	if (!((*p >= '0' && *p <= '9') ||
+	      (*p == '.' && p[1] >= '0' && p[1] <= '9')))
 		return NULL;
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		return NULL;
@@ -44,10 +44,9 @@ int netem_parse_time(const char *tok, int64_t *ns, char *why)
 		const char *u;
 		double mult;
 	} units[] = {
-		{"s", 1e9},	 {"sec", 1e9},	{"secs", 1e9},
-		{"ms", 1e6},	 {"msec", 1e6}, {"msecs", 1e6},
-		{"us", 1e3},	 {"usec", 1e3}, {"usecs", 1e3},
-		{"ns", 1},	 {"nsec", 1},	{"nsecs", 1},
+		{"s", 1e9},	{"sec", 1e9},	{"secs", 1e9}, {"ms", 1e6},
+		{"msec", 1e6},	{"msecs", 1e6}, {"us", 1e3},   {"usec", 1e3},
+		{"usecs", 1e3}, {"ns", 1},	{"nsec", 1},   {"nsecs", 1},
 	};
 	const char *u;
 	double v, r;
@@ -94,13 +93,23 @@ int netem_parse_rate(const char *tok, uint64_t *bytes_per_s, char *why)
 		const char *u;
 		double mult;
 	} units[] = {
-		{"bit", 1.},	     {"kbit", 1e3},	  {"mbit", 1e6},
-		{"gbit", 1e9},	     {"tbit", 1e12},	  {"kibit", 1024.},
-		{"mibit", 1048576.}, {"gibit", 1073741824.},
+		{"bit", 1.},
+		{"kbit", 1e3},
+		{"mbit", 1e6},
+		{"gbit", 1e9},
+		{"tbit", 1e12},
+		{"kibit", 1024.},
+		{"mibit", 1048576.},
+		{"gibit", 1073741824.},
 		{"tibit", 1099511627776.},
-		{"bps", 8.},	     {"kbps", 8e3},	  {"mbps", 8e6},
-		{"gbps", 8e9},	     {"tbps", 8e12},	  {"kibps", 8192.},
-		{"mibps", 8388608.}, {"gibps", 8589934592.},
+		{"bps", 8.},
+		{"kbps", 8e3},
+		{"mbps", 8e6},
+		{"gbps", 8e9},
+		{"tbps", 8e12},
+		{"kibps", 8192.},
+		{"mibps", 8388608.},
+		{"gibps", 8589934592.},
 		{"tibps", 8796093022208.},
 	};
 	const char *u;
@@ -150,8 +159,7 @@ int netem_parse_percent(const char *tok, uint32_t *p, char *why)
 
 	u = num_prefix(tok, &v);
 	if (!u || (*u != '\0' && strcmp(u, "%") != 0)) {
-		snprintf(why, NETEM_WHY_MAX, "\"%s\" is not a percentage",
-			 tok);
+		snprintf(why, NETEM_WHY_MAX, "\"%s\" is not a percentage", tok);
 		return -EINVAL;
 	}
 	if (v < 0) {

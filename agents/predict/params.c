@@ -163,14 +163,12 @@ static int format_value(const struct predict_param *d, double v, char *buf,
 	return appendf(buf, len, pos, "%.10g", v);
 }
 
-int predict_params_format(const struct predict_params *par, char *buf,
-			  size_t len)
+static int format_params(const struct predict_params *par, char *buf,
+			 size_t len)
 {
 	size_t pos = 0;
 	int err = 0;
 
-	if (!par || !par->p || !buf || len == 0)
-		return -EINVAL;
 	buf[0] = '\0';
 	for (size_t i = 0; i < par->p->n_params && !err; i++) {
 		const struct predict_param *d = &par->p->params[i];
@@ -179,18 +177,14 @@ int predict_params_format(const struct predict_params *par, char *buf,
 		if (!err)
 			err = format_value(d, par->v[i], buf, len, &pos);
 	}
-	if (err)
-		buf[0] = '\0';
 	return err;
 }
 
-int predict_params_doc(const struct predictor *p, char *buf, size_t len)
+static int doc_table(const struct predictor *p, char *buf, size_t len)
 {
 	size_t pos = 0;
 	int err;
 
-	if (!p || !buf || len == 0)
-		return -EINVAL;
 	err = appendf(buf, len, &pos,
 		      "| key | default | range | unit | meaning |\n"
 		      "|---|---|---|---|---|\n");
@@ -226,7 +220,44 @@ int predict_params_doc(const struct predictor *p, char *buf, size_t len)
 		if (!err)
 			err = appendf(buf, len, &pos, " |\n");
 	}
-	if (err)
-		buf[0] = '\0';
+	return err;
+}
+
+/* Copy the scratch result out only if it all fit. */
+static int into(char *buf, int err, const char *tmp)
+{
+	if (!err)
+		memcpy(buf, tmp, strlen(tmp) + 1);
+	return err;
+}
+
+int predict_params_format(const struct predict_params *par, char *buf,
+			  size_t len)
+{
+	char *tmp;
+	int err;
+
+	if (!par || !par->p || !buf || len == 0)
+		return -EINVAL;
+	tmp = malloc(len);
+	if (!tmp)
+		return -ENOMEM;
+	err = into(buf, format_params(par, tmp, len), tmp);
+	free(tmp);
+	return err;
+}
+
+int predict_params_doc(const struct predictor *p, char *buf, size_t len)
+{
+	char *tmp;
+	int err;
+
+	if (!p || !buf || len == 0)
+		return -EINVAL;
+	tmp = malloc(len);
+	if (!tmp)
+		return -ENOMEM;
+	err = into(buf, doc_table(p, tmp, len), tmp);
+	free(tmp);
 	return err;
 }

@@ -239,7 +239,7 @@ int replay_run_path(const struct predict_params *par,
 	struct predict_receiver *rcv = NULL;
 	struct replay_result r;
 	double *e = err, sum = 0, sum_xy = 0;
-	int rc;
+	int rc, prev = 0;
 
 	if (!par || !ctx || !p || !out || p->n == 0 || tick_ns <= 0)
 		return -EINVAL;
@@ -261,15 +261,20 @@ int replay_run_path(const struct predict_params *par,
 		rc = predict_sender_tick(snd, ctx, &x, &u);
 		if (rc < 0)
 			break;
+		int sent = rc == 1 && u.reason != PREDICT_REASON_INIT;
+
 		if (rc == 1) {
 			r.by_reason[u.reason]++;
-			if (u.reason != PREDICT_REASON_INIT)
+			if (sent) {
 				r.updates++;
+				r.back_to_back += prev;
+			}
 			/* zero latency: it arrives in the tick it is sent */
 			rc = predict_receiver_update(rcv, ctx, &u, x.t_ns);
 			if (rc < 0)
 				break;
 		}
+		prev = sent;
 		rc = predict_receiver_display(rcv, ctx, x.t_ns, &d);
 		if (rc < 0)
 			break;

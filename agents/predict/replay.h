@@ -67,8 +67,9 @@ struct replay_result {
 	uint64_t ticks;
 	uint64_t updates; /* sent, not counting the initial state (A11) */
 	uint64_t by_reason[PREDICT_REASON_COUNT];
-	double duration; /* ticks * tick, s (A12) */
-	double err_mean; /* mean |x - Q| over ticks, 3-D (A7) */
+	uint64_t back_to_back; /* updates sent the tick after another one */
+	double duration;       /* ticks * tick, s (A12) */
+	double err_mean;       /* mean |x - Q| over ticks, 3-D (A7) */
 	double err_xy_mean;
 	double err_p95, err_max;
 };

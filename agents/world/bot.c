@@ -86,7 +86,7 @@ void bot_reset_life(struct sim *s, struct bot *b)
 	b->alive = 1;
 	b->health = 100;
 	b->armor = s->m->mode == MAP_DEFUSE ? 100 : 0;
-	b->ammo = s->m->mode == MAP_DEATHMATCH ? 60 : 120;
+	b->ammo = s->m->mode == MAP_DEATHMATCH ? 100 : 120;
 	b->mag = b->ammo < MAG_SIZE ? b->ammo : MAG_SIZE;
 	b->b.vx = b->b.vy = 0;
 	b->stance = TRACE_STAND;
@@ -154,6 +154,9 @@ static void fire(struct sim *s, struct bot *b, struct bot *o, double aim)
 	double dist, p, sp, osp;
 
 	if (b->mag == 0) {
+		/* maps without ammo items: an unlimited reserve */
+		if (b->ammo == 0 && !s->ammo_items)
+			b->ammo = 120;
 		if (b->ammo > 0 && b->reload_until <= 0)
 			b->reload_until = s->t + RELOAD_S;
 		if (b->reload_until > 0 && s->t >= b->reload_until) {
@@ -180,9 +183,14 @@ static void fire(struct sim *s, struct bot *b, struct bot *o, double aim)
 	if (p > 0.95)
 		p = 0.95;
 	if (wrng_uniform(&b->rng) < p) {
-		int dmg = wrng_uniform(&b->rng) < 0.15 * b->p.accuracy ? 120
-								       : 27;
+		int dmg;
 
+		if (s->m->mode == MAP_DEATHMATCH)
+			dmg = 7; /* Quake III machine gun in deathmatch; no headshots */
+		else
+			dmg = wrng_uniform(&b->rng) < 0.15 * b->p.accuracy
+				      ? 120 /* head */
+				      : 27; /* body, CS-rifle-like */
 		sim_damage(s, b, o, dmg);
 	}
 	b->next_fire = s->t + FIRE_PERIOD_S;
@@ -623,7 +631,9 @@ void bot_think(struct sim *s, struct bot *b, double *wx, double *wy,
 	perceive(s, b);
 	if (s->m->mode == MAP_DEFUSE && s->t - s->round_start < FREEZE_S)
 		return;
-	engaged = b->target >= 0 && s->t - b->seen_since >= b->p.reaction_s;
+	/* no ammo (deathmatch, before a pickup): run for items instead */
+	engaged = b->target >= 0 && s->t - b->seen_since >= b->p.reaction_s &&
+		  (b->ammo > 0 || !s->ammo_items);
 	if (b->reload_until > 0 && s->t >= b->reload_until) {
 		b->mag = b->ammo < MAG_SIZE ? b->ammo : MAG_SIZE;
 		b->reload_until = 0;

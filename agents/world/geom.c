@@ -26,8 +26,14 @@ static int walk(const struct map *m, double ax, double ay, double bx,
 	double tmx, tmy, tdx, tdy;
 	long guard;
 
-	if (!isfinite(x0) || !isfinite(y0) || !isfinite(dx) || !isfinite(dy))
+	/* outside the grid is wall: an endpoint there is never visible,
+	 * and coordinates stay small enough to convert to int */
+	if (!(x0 >= 0 && x0 < m->w && y0 >= 0 && y0 < m->h) ||
+	    !isfinite(dx) || !isfinite(dy)) {
+		if (hit_t)
+			*hit_t = 0;
 		return 0;
+	}
 	/* a start exactly on a grid line, leaving downwards, is in the
 	 * lower cell as far as the open segment is concerned */
 	if (sx < 0 && x0 == floor(x0))
@@ -45,7 +51,9 @@ static int walk(const struct map *m, double ax, double ay, double bx,
 						      : INFINITY);
 	tmy = sy > 0 ? (cy + 1 - y0) * tdy : (sy < 0 ? (y0 - cy) * tdy
 						      : INFINITY);
-	guard = 4 + 2 * (long)(fabs(dx) + fabs(dy));
+	/* a walk crosses at most w + h cells before it leaves the grid,
+	 * and leaving it is hitting a wall */
+	guard = 4 + 2 * ((long)m->w + (long)m->h);
 	while (guard-- > 0) {
 		double t = tmx < tmy ? tmx : tmy;
 
@@ -114,8 +122,17 @@ double geom_raycast(const struct map *m, double x, double y, double dx,
 int geom_circle_blocked(const struct map *m, double x, double y, double r)
 {
 	double c = m->cell;
-	int x0 = (int)floor((x - r) / c), x1 = (int)floor((x + r) / c);
-	int y0 = (int)floor((y - r) / c), y1 = (int)floor((y + r) / c);
+	int x0, x1, y0, y1;
+
+	/* a centre outside the grid is in the wall outside; inside, the
+	 * cell indices below stay small */
+	if (!(x >= 0 && x < m->w * c && y >= 0 && y < m->h * c) ||
+	    !(r >= 0 && r < c * MAP_MAX_DIM))
+		return 1;
+	x0 = (int)floor((x - r) / c);
+	x1 = (int)floor((x + r) / c);
+	y0 = (int)floor((y - r) / c);
+	y1 = (int)floor((y + r) / c);
 
 	for (int cy = y0; cy <= y1; cy++) {
 		for (int cx = x0; cx <= x1; cx++) {

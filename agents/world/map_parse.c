@@ -425,7 +425,7 @@ int map_parse(const char *buf, size_t len, struct map *out, char *err,
 		goto out;
 	}
 	if (end < 0) {
-		rc = fail(err, errlen, nl, "grid not closed by 'end'");
+		rc = fail(err, errlen, grid + 1, "grid not closed by 'end'");
 		goto out;
 	}
 	if (m->cell <= 0) {

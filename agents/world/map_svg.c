@@ -54,7 +54,7 @@ static void overlay(FILE *f, const struct map_svg_opts *o, double k)
 			if (s->entity != ids[e])
 				continue;
 			if (!s->alive || (open && hypot(s->x - px, s->y - py) >
-							  100)) {
+							  100 + 12)) {
 				if (open)
 					fprintf(f, "\"/>\n");
 				open = 0;
@@ -69,7 +69,11 @@ static void overlay(FILE *f, const struct map_svg_opts *o, double k)
 					pal[e % 10]);
 				open = 1;
 			}
+			/* thin the line: a point every 12 u is enough */
+			if (open == 2 && hypot(s->x - px, s->y - py) < 12)
+				continue;
 			fprintf(f, " %.1f %.1f", s->x * k, s->y * k);
+			open = 2;
 			px = s->x;
 			py = s->y;
 		}

@@ -320,8 +320,11 @@ int sim_run(const struct map *m, const struct sim_config *c, struct trace *t,
 	for (int i = 0; i < m->nroutes && s->loop_route < 0; i++)
 		if (m->routes[i].loop)
 			s->loop_route = i;
-	for (int i = 0; i < m->nitems; i++)
+	for (int i = 0; i < m->nitems; i++) {
 		s->items[i].present = 1;
+		s->ammo_items |= m->items[i].kind == ITEM_AMMO ||
+				 m->items[i].kind == ITEM_WEAPON;
+	}
 	for (int i = 0; i < s->n; i++)
 		bot_init(s, &s->bots[i], (uint32_t)i);
 	t->tick_ns = (int64_t)llround(1e9 / c->tick_hz);

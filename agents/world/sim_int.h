@@ -112,6 +112,7 @@ struct sim {
 	int planted;
 	double bomb_x, bomb_y, bomb_t;
 	int loop_route;
+	int ammo_items; /* the map has ammo or weapon items */
 };
 
 /* sim.c */

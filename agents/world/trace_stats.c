@@ -164,10 +164,11 @@ int trace_stats(const struct trace *t, const struct trace_events *ev,
 			}
 			st.alive_samples++;
 			rc = rc ? rc : push(&speed, v);
-			bin = (int)(v / 25.0);
-			hist[bin < TRACE_STATS_SPEED_BINS - 1
-				     ? bin
-				     : TRACE_STATS_SPEED_BINS - 1]++;
+			/* compare as doubles: v may be huge in a user's file */
+			bin = v >= 25.0 * (TRACE_STATS_SPEED_BINS - 1)
+				      ? TRACE_STATS_SPEED_BINS - 1
+				      : (int)(v / 25.0);
+			hist[bin]++;
 			moving += v >= o->move_speed;
 			walk += s->stance == TRACE_WALK;
 			crouch += s->stance == TRACE_CROUCH;
@@ -223,6 +224,11 @@ int trace_stats(const struct trace *t, const struct trace_events *ev,
 				seg_t0 = s->t_ns;
 				seg_h = atan2(s->vy, s->vx) * 180 / M_PI;
 			}
+		}
+		if (in_seg && e.n) {
+			rc = rc ? rc : push(&seglen, seg_len);
+			rc = rc ? rc : push(&segs,
+				  (double)(e.s[e.n - 1].t_ns - seg_t0) * 1e-9);
 		}
 		if (e.n && path_start >= 0 &&
 		    (double)e.s[e.n - 1].t_ns * 1e-9 - path_start >=

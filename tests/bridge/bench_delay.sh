@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # bench_delay.sh: how exactly the userspace bridge holds a configured
 # delay. Two host namespaces talk through bridge_harness in a hub namespace
-# over a "delay 10ms" link; udp_blast sends 64-byte UDP datagrams stamped
-# with CLOCK_MONOTONIC, the receiver takes the kernel's arrival stamp, and
-# the error is (arrival - send - 10 ms). Prints p50/p99/max of the error at
-# 1k, 10k and 50k packets/s, then doubles the rate from 10k/s until p99
-# reaches 100 us (or datagrams go missing) and reports the highest rate
-# that stayed under. A benchmark: it prints figures and never fails on
-# them. It runs the bridge twice, as a normal process and under SCHED_FIFO
-# (chrt), and first prints the platform's own timer floor (udp_blast timer)
-# so the figures can be read against what the machine allows. Needs root;
-# without it, says so and exits 0.
+# over a "delay 10ms limit 100000" link; udp_blast sends 64-byte UDP
+# datagrams stamped with CLOCK_MONOTONIC, the receiver takes the kernel's
+# arrival stamp, and the error is (arrival - send - 10 ms). Prints
+# p50/p99/max of the error at 1k, 10k and 50k packets/s, then doubles the
+# rate from 10k/s until the median p99 of three trials reaches 100 us (or
+# datagrams go missing) and reports the highest rate that stayed under. It
+# runs the bridge twice, as a normal process and under SCHED_FIFO (chrt),
+# and first prints the platform's own timer floor (udp_blast timer) so the
+# figures can be read against what the machine allows. A benchmark: it
+# prints figures and never fails on them. Needs root; without it, says so
+# and exits 0.
 #
 #   ns A (sender)        ns H (hub)                 ns B (receiver)
 #   a0 10.98.0.1 ====== ha  bridge_harness  hb ====== b0 10.98.0.2
@@ -80,7 +81,9 @@ row() { printf '%10s %9s %9s %10s %10s %10s\n' "$@"; }
 bench() {
 	local mode=$1 best=none r
 	shift
-	ip netns exec "$H" "$@" "$harness" -s 1 -l "a:b:delay 10ms" \
+	# limit: tc's default 1000 packets would tail-drop above 100k/s at
+	# 10 ms (1000 in flight); this bench measures timing, not the limit.
+	ip netns exec "$H" "$@" "$harness" -s 1 -l "a:b:delay 10ms limit 100000" \
 		a=ha,02:00:00:98:00:01,10.98.0.1 b=hb,02:00:00:98:00:02,10.98.0.2 \
 		>"$work/harness.log" 2>&1 &
 	hpid=$!
@@ -93,20 +96,32 @@ bench() {
 	for r in 1000 10000 50000; do
 		row $(run $r 2)
 	done
+	# Search: a rate passes when the median p99 of three 1-second trials
+	# is under 100 us and no trial lost over 1% (one scheduler hiccup on
+	# a shared machine does not decide it).
+	echo "search (3 trials per rate; median p99 decides):"
 	r=10000
 	while [ $r -le 320000 ]; do
-		set -- $(run $r 1)
-		row "$@"
-		if [ -z "${5:-}" ] || [ "$3" -lt $(($2 * 99 / 100)) ] ||
-			! awk -v p="$5" 'BEGIN {exit !(p < 100)}'; then
+		local p99s="" okrecv=1 t med
+		for t in 1 2 3; do
+			set -- $(run $r 1)
+			row "$@"
+			[ -n "${5:-}" ] || { okrecv=0; continue; }
+			[ "$3" -ge $(($2 * 99 / 100)) ] || okrecv=0
+			p99s="$p99s $5"
+		done
+		med=$(echo $p99s | tr ' ' '\n' | sort -g | awk '{v[NR]=$1} END {print (NR == 3) ? v[2] : ""}')
+		echo "  $r pkts/s: median p99 ${med:-n/a} us"
+		if [ "$okrecv" -ne 1 ] || [ -z "$med" ] ||
+			! awk -v p="$med" 'BEGIN {exit !(p < 100)}'; then
 			break
 		fi
 		best=$r
 		r=$((r * 2))
 	done
 	kill -TERM "$hpid"; wait "$hpid"; hpid=
-	echo "bridge $mode: highest rate (10k/s doubling) with p99 < 100 us and < 1% missing: $best pkts/s"
-	grep '^bridge ' "$work/harness.log"
+	echo "bridge $mode: highest rate (10k/s doubling) with median p99 < 100 us and < 1% missing: $best pkts/s"
+	grep -E '^(link a->b|bridge) ' "$work/harness.log"
 }
 
 echo "bench_delay: $(nproc) CPUs, kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"

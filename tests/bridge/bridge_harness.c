@@ -32,15 +32,15 @@
 
 static void usage(void)
 {
-	fprintf(stderr,
-		"usage: bridge_harness [-s seed] [-t secs] [-p pcapdir [-S snaplen] "
-		"[-M maxbytes] [-B|-A]]\n"
-		"           [-l A:B:SPEC]... [-d A:B:SPEC]... NAME=IFNAME,MAC,IP ...\n");
+	fprintf(stderr, "usage: bridge_harness [-s seed] [-t secs] [-p pcapdir "
+			"[-S snaplen] "
+			"[-M maxbytes] [-B|-A]]\n"
+			"           [-l A:B:SPEC]... [-d A:B:SPEC]... "
+			"NAME=IFNAME,MAC,IP ...\n");
 	exit(2);
 }
 
-static int parse_port(const char *arg, struct sc_host *h,
-		      struct bridge_port *p)
+static int parse_port(const char *arg, struct sc_host *h, struct bridge_port *p)
 {
 	char buf[128], *eq, *ifn, *mac, *ip, *save = NULL;
 	unsigned m[6];
@@ -58,8 +58,9 @@ static int parse_port(const char *arg, struct sc_host *h,
 	ip = strtok_r(NULL, ",", &save);
 	if (ifn == NULL || mac == NULL || ip == NULL)
 		return -1;
-	if (sscanf(mac, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3],
-		   &m[4], &m[5]) != 6 || inet_pton(AF_INET, ip, &a) != 1)
+	if (sscanf(mac, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3], &m[4],
+		   &m[5]) != 6 ||
+	    inet_pton(AF_INET, ip, &a) != 1)
 		return -1;
 	p->ifindex = (int)if_nametoindex(ifn);
 	if (p->ifindex == 0) {
@@ -134,7 +135,8 @@ static void print_counters(const struct bridge *b, const struct scenario *sc)
 		for (unsigned j = 0; j < sc->nhosts; j++) {
 			if (i == j || bridge_counters(b, i, j, &c) < 0)
 				continue;
-			printf("link %s->%s in=%llu delivered=%llu drop_loss=%llu "
+			printf("link %s->%s in=%llu delivered=%llu "
+			       "drop_loss=%llu "
 			       "drop_limit=%llu duplicated=%llu corrupted=%llu "
 			       "reordered=%llu ecn_marked=%llu bytes_in=%llu "
 			       "bytes_delivered=%llu\n",
@@ -153,6 +155,7 @@ static void print_counters(const struct bridge *b, const struct scenario *sc)
 	bridge_stats(b, &st);
 	printf("bridge passthrough=%llu malformed=%llu unknown_dst=%llu "
 	       "oversize=%llu pool_full=%llu link_errors=%llu rx_errors=%llu "
+	       "rx_dropped=%llu "
 	       "send_errors=%llu csum_completed=%llu capture_skipped=%llu "
 	       "capture_errors=%llu\n",
 	       (unsigned long long)st.passthrough,
@@ -162,6 +165,7 @@ static void print_counters(const struct bridge *b, const struct scenario *sc)
 	       (unsigned long long)st.pool_full,
 	       (unsigned long long)st.link_errors,
 	       (unsigned long long)st.rx_errors,
+	       (unsigned long long)st.rx_dropped,
 	       (unsigned long long)st.send_errors,
 	       (unsigned long long)st.csum_completed,
 	       (unsigned long long)st.capture_skipped,
@@ -189,20 +193,39 @@ int main(int argc, char *argv[])
 	sc.capture.snaplen = 65535;
 	while ((ch = getopt(argc, argv, "ABM:S:d:l:p:s:t:")) != -1) {
 		switch (ch) {
-		case 'A': sc.capture.before = 0; sc.capture.after = 1; break;
-		case 'B': sc.capture.before = 1; sc.capture.after = 0; break;
-		case 'M': sc.capture.max_bytes = strtoull(optarg, NULL, 0); break;
-		case 'S': sc.capture.snaplen = (uint32_t)strtoul(optarg, NULL, 0); break;
-		case 'p': pcap_dir = optarg; sc.capture.enabled = 1; break;
-		case 's': sc.seed = strtoull(optarg, NULL, 0); break;
-		case 't': secs = strtod(optarg, NULL); break;
+		case 'A':
+			sc.capture.before = 0;
+			sc.capture.after = 1;
+			break;
+		case 'B':
+			sc.capture.before = 1;
+			sc.capture.after = 0;
+			break;
+		case 'M':
+			sc.capture.max_bytes = strtoull(optarg, NULL, 0);
+			break;
+		case 'S':
+			sc.capture.snaplen = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
+		case 'p':
+			pcap_dir = optarg;
+			sc.capture.enabled = 1;
+			break;
+		case 's':
+			sc.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 't':
+			secs = strtod(optarg, NULL);
+			break;
 		case 'd':
 		case 'l':
-			if (nla == 64 || split_link(optarg, &la[nla], ch == 'l') < 0)
+			if (nla == 64 ||
+			    split_link(optarg, &la[nla], ch == 'l') < 0)
 				usage();
 			nla++;
 			break;
-		default: usage();
+		default:
+			usage();
 		}
 	}
 	argc -= optind;
@@ -212,7 +235,8 @@ int main(int argc, char *argv[])
 	snprintf(sc.name, sizeof(sc.name), "bridge-harness");
 	for (int i = 0; i < argc; i++) {
 		if (parse_port(argv[i], &sc.hosts[i], &ports[i]) < 0) {
-			fprintf(stderr, "bridge_harness: bad port '%s'\n", argv[i]);
+			fprintf(stderr, "bridge_harness: bad port '%s'\n",
+				argv[i]);
 			return 2;
 		}
 		sc.hosts[i].index = (unsigned)i;
@@ -222,7 +246,8 @@ int main(int argc, char *argv[])
 	if (sc.links == NULL)
 		return 1;
 	for (unsigned k = 0; k < nla; k++) {
-		int x = scenario_host(&sc, la[k].a), y = scenario_host(&sc, la[k].b);
+		int x = scenario_host(&sc, la[k].a),
+		    y = scenario_host(&sc, la[k].b);
 		struct netem_spec s;
 
 		if (x < 0 || y < 0 || x == y) {
@@ -252,7 +277,8 @@ int main(int argc, char *argv[])
 	}
 	rc = bridge_new(base, &sc, sc.seed, ports, sc.nhosts, pcap_dir, &b);
 	if (rc < 0) {
-		fprintf(stderr, "bridge_harness: bridge_new: %s\n", strerror(-rc));
+		fprintf(stderr, "bridge_harness: bridge_new: %s\n",
+			strerror(-rc));
 		return 1;
 	}
 	sigterm = evsignal_new(base, SIGTERM, on_signal, base);
@@ -260,8 +286,9 @@ int main(int argc, char *argv[])
 	evsignal_add(sigterm, NULL);
 	evsignal_add(sigint, NULL);
 	if (secs > 0) {
-		struct timeval tv = { (time_t)secs,
-				      (suseconds_t)((secs - (time_t)secs) * 1e6) };
+		struct timeval tv = {
+			(time_t)secs,
+			(suseconds_t)((secs - (time_t)secs) * 1e6)};
 
 		stop = evtimer_new(base, on_signal, base);
 		evtimer_add(stop, &tv);

@@ -83,7 +83,7 @@ Test(capture, size_cap_counts_skipped_records)
 	char path[128], errbuf[PCAP_ERRBUF_SIZE];
 	struct capture *c;
 	struct capture_counts n;
-	uint8_t f[60] = { 0 };
+	uint8_t f[60] = {0};
 	int got = 0;
 
 	snprintf(path, sizeof(path), "%s/cap.pcap", dir);

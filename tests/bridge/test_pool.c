@@ -57,12 +57,12 @@ Test(pool, refs_for_duplicates_and_stale_cookies)
 	cr_assert_eq(frame_pool_lookup(p, c), b);
 	cr_assert_eq(frame_pool_set_refs(p, c, 2), 0); /* duplicated */
 	cr_assert_eq(frame_pool_put(p, c), 0);
-	cr_assert_eq(frame_pool_lookup(p, c), b);	/* one copy left */
+	cr_assert_eq(frame_pool_lookup(p, c), b); /* one copy left */
 	cr_assert_eq(frame_pool_used(p), 1);
 	cr_assert_eq(frame_pool_put(p, c), 0);
 	cr_assert_eq(frame_pool_used(p), 0);
 	cr_assert_null(frame_pool_lookup(p, c));
-	cr_assert_eq(frame_pool_put(p, c), -ENOENT);	/* double put */
+	cr_assert_eq(frame_pool_put(p, c), -ENOENT); /* double put */
 
 	/* The slot is reused under a new cookie; the old one stays dead. */
 	cr_assert_eq(frame_pool_get(p, 100, &c2, &b2), 0);
@@ -70,7 +70,7 @@ Test(pool, refs_for_duplicates_and_stale_cookies)
 	cr_assert_neq(c2, c);
 	cr_assert_null(frame_pool_lookup(p, c));
 	cr_assert_eq(frame_pool_set_refs(p, c, 1), -ENOENT);
-	cr_assert_eq(frame_pool_set_refs(p, c2, 0), 0);	/* dropped */
+	cr_assert_eq(frame_pool_set_refs(p, c2, 0), 0); /* dropped */
 	cr_assert_eq(frame_pool_used(p), 0);
 	cr_assert_null(frame_pool_lookup(p, 12345));
 	frame_pool_free(p);

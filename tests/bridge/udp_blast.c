@@ -14,6 +14,9 @@
  * usage: udp_blast send IP PORT RATE COUNT [SIZE]
  *        udp_blast recv PORT COUNT TIMEOUT_S DELAY_NS
  *        udp_blast timer PERIOD_NS COUNT
+ *        udp_blast raw IFNAME DSTMAC ETHERTYPE HEXBYTES
+ * "raw" sends one hand-made Ethernet frame (source MAC = IFNAME's) so the
+ * tests can offer the bridge malformed input.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -24,6 +27,9 @@
 #include <unistd.h>
 
 #include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/prctl.h>
@@ -46,7 +52,7 @@ static int64_t clock_ns(clockid_t id)
 
 static void sleep_until(int64_t t)
 {
-	struct timespec ts = { t / 1000000000, t % 1000000000 };
+	struct timespec ts = {t / 1000000000, t % 1000000000};
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
@@ -56,15 +62,16 @@ static void sleep_until(int64_t t)
 static int do_send(const char *ip, int port, double rate, long count,
 		   size_t size)
 {
-	struct sockaddr_in to = { .sin_family = AF_INET,
-				  .sin_port = htons((uint16_t)port) };
+	struct sockaddr_in to = {.sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)port)};
 	unsigned char buf[1500];
 	int64_t start, interval, tick;
 	long sent = 0;
 	int fd;
 
 	if (size < sizeof(struct blast_hdr) || size > sizeof(buf) ||
-	    rate <= 0 || count <= 0 || inet_pton(AF_INET, ip, &to.sin_addr) != 1)
+	    rate <= 0 || count <= 0 ||
+	    inet_pton(AF_INET, ip, &to.sin_addr) != 1)
 		return 2;
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0) {
@@ -84,13 +91,13 @@ static int do_send(const char *ip, int port, double rate, long count,
 		if (due > count)
 			due = count;
 		while (sent < due) {
-			struct blast_hdr h = { (uint64_t)sent,
-					       clock_ns(CLOCK_MONOTONIC) };
+			struct blast_hdr h = {(uint64_t)sent,
+					      clock_ns(CLOCK_MONOTONIC)};
 
 			memcpy(buf, &h, sizeof(h));
 			if (sendto(fd, buf, size, 0, (struct sockaddr *)&to,
-				   sizeof(to)) < 0 && errno != ENOBUFS &&
-			    errno != EAGAIN) {
+				   sizeof(to)) < 0 &&
+			    errno != ENOBUFS && errno != EAGAIN) {
 				perror("udp_blast: sendto");
 				return 1;
 			}
@@ -112,9 +119,9 @@ static int cmp64(const void *a, const void *b)
 
 static int do_recv(int port, long count, double timeout_s, int64_t delay_ns)
 {
-	struct sockaddr_in me = { .sin_family = AF_INET,
-				  .sin_port = htons((uint16_t)port),
-				  .sin_addr.s_addr = htonl(INADDR_ANY) };
+	struct sockaddr_in me = {.sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_ANY)};
 	int64_t *err, off, deadline;
 	long got = 0;
 	int fd, one = 1, sz = 64 << 20;
@@ -144,11 +151,12 @@ static int do_recv(int port, long count, double timeout_s, int64_t delay_ns)
 	deadline = clock_ns(CLOCK_MONOTONIC) + (int64_t)(timeout_s * 1e9);
 	while (got < count) {
 		unsigned char buf[2048], cbuf[256];
-		struct iovec iov = { buf, sizeof(buf) };
-		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-				    .msg_control = cbuf,
-				    .msg_controllen = sizeof(cbuf) };
-		struct pollfd pfd = { fd, POLLIN, 0 };
+		struct iovec iov = {buf, sizeof(buf)};
+		struct msghdr m = {.msg_iov = &iov,
+				   .msg_iovlen = 1,
+				   .msg_control = cbuf,
+				   .msg_controllen = sizeof(cbuf)};
+		struct pollfd pfd = {fd, POLLIN, 0};
 		int64_t now = clock_ns(CLOCK_MONOTONIC), arr = -1;
 		struct blast_hdr h;
 		struct cmsghdr *c;
@@ -191,7 +199,7 @@ static int do_recv(int port, long count, double timeout_s, int64_t delay_ns)
 
 static int do_timer(int64_t period, long count)
 {
-	struct epoll_event ev = { .events = EPOLLIN };
+	struct epoll_event ev = {.events = EPOLLIN};
 	int64_t *late, t;
 	int tfd, ep;
 
@@ -205,7 +213,7 @@ static int do_timer(int64_t period, long count)
 		return 1;
 	t = clock_ns(CLOCK_MONOTONIC);
 	for (long i = 0; i < count; i++) {
-		struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+		struct itimerspec its = {{0, 0}, {0, 0}};
 		uint64_t ticks;
 
 		t += period;
@@ -220,11 +228,63 @@ static int do_timer(int64_t period, long count)
 	}
 	qsort(late, (size_t)count, sizeof(*late), cmp64);
 	printf("timer n=%ld p50_us=%.1f p99_us=%.1f max_us=%.1f\n", count,
-	       late[(count - 1) / 2] / 1e3, late[(long)((count - 1) * 0.99)] / 1e3,
-	       late[count - 1] / 1e3);
+	       late[(count - 1) / 2] / 1e3,
+	       late[(long)((count - 1) * 0.99)] / 1e3, late[count - 1] / 1e3);
 	free(late);
 	close(tfd);
 	close(ep);
+	return 0;
+}
+
+static int do_raw(const char *ifname, const char *dst, const char *type,
+		  const char *hex)
+{
+	struct sockaddr_ll sll = {.sll_family = AF_PACKET};
+	unsigned char f[1514];
+	unsigned m[6], t;
+	struct ifreq ifr;
+	size_t n = 14;
+	int fd;
+
+	if (sscanf(dst, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3], &m[4],
+		   &m[5]) != 6 ||
+	    sscanf(type, "%x", &t) != 1 || strlen(ifname) >= IFNAMSIZ)
+		return 2;
+	for (int i = 0; i < 6; i++)
+		f[i] = (unsigned char)m[i];
+	f[12] = (unsigned char)(t >> 8);
+	f[13] = (unsigned char)t;
+	for (; hex[0] && hex[1] && n < sizeof(f); hex += 2) {
+		unsigned b;
+
+		if (sscanf(hex, "%2x", &b) != 1)
+			return 2;
+		f[n++] = (unsigned char)b;
+	}
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0) {
+		perror("udp_blast: packet socket");
+		return 1;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, ifname);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
+		perror("udp_blast: SIOCGIFHWADDR");
+		return 1;
+	}
+	memcpy(f + 6, ifr.ifr_hwaddr.sa_data, 6);
+	sll.sll_ifindex = (int)if_nametoindex(ifname);
+	sll.sll_halen = 6;
+	memcpy(sll.sll_addr, f, 6);
+	if (n < 60) { /* pad to the Ethernet minimum */
+		memset(f + n, 0, 60 - n);
+		n = 60;
+	}
+	if (sendto(fd, f, n, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		perror("udp_blast: sendto");
+		return 1;
+	}
+	close(fd);
 	return 0;
 }
 
@@ -238,10 +298,14 @@ int main(int argc, char *argv[])
 	if (argc == 6 && strcmp(argv[1], "recv") == 0)
 		return do_recv(atoi(argv[2]), atol(argv[3]), atof(argv[4]),
 			       atoll(argv[5]));
+	if (argc == 6 && strcmp(argv[1], "raw") == 0)
+		return do_raw(argv[2], argv[3], argv[4], argv[5]);
 	if (argc == 4 && strcmp(argv[1], "timer") == 0)
 		return do_timer(atoll(argv[2]), atol(argv[3]));
-	fprintf(stderr, "usage: udp_blast send IP PORT RATE COUNT [SIZE]\n"
-			"       udp_blast recv PORT COUNT TIMEOUT_S DELAY_NS\n"
-			"       udp_blast timer PERIOD_NS COUNT\n");
+	fprintf(stderr,
+		"usage: udp_blast send IP PORT RATE COUNT [SIZE]\n"
+		"       udp_blast recv PORT COUNT TIMEOUT_S DELAY_NS\n"
+		"       udp_blast timer PERIOD_NS COUNT\n"
+		"       udp_blast raw IFNAME DSTMAC ETHERTYPE HEXBYTES\n");
 	return 2;
 }

@@ -19,7 +19,7 @@ mount -t tmpfs reckon-test /run/netns
 ip link set lo up
 ip netns add reckon-cleanup
 ip link add reckon-t$$ type veth peer name reckon-u$$
-ip link add keep-me type dummy
+ip link add keep-me type veth peer name keep-me2
 "$reckond" cleanup
 ! ip netns list | grep -q reckon-cleanup
 ! ip link show reckon-t$$ 2>/dev/null

@@ -20,8 +20,11 @@ sleep 1
 st=$("$reckonctl" -s "$sock" status -j) || fail "status -j failed"
 pids=$(echo "$st" | grep -o '"pids": \[[0-9, ]*\]' | grep -o '[0-9][0-9]*' | sort -u)
 [ "$(echo "$pids" | wc -l)" -ge 7 ] || fail "expected >= 7 host processes (3 shims, ping, sleep, sh, 2 sleeps): $pids"
+# (minus the namespace the daemon itself lives in: it keeps a descriptor of
+# the one it started from)
+own=$(stat -L -c %i /proc/"$bg_pid"/ns/net)
 inodes=$(for f in /proc/"$bg_pid"/fd/*; do readlink "$f"; done 2>/dev/null |
-	sed -n 's/^net:\[\([0-9]*\)\]$/\1/p' | sort -u)
+	sed -n 's/^net:\[\([0-9]*\)\]$/\1/p' | grep -vx "$own" | sort -u)
 [ "$(echo "$inodes" | wc -l)" -ge 4 ] || fail "expected the daemon to hold >= 4 namespaces (hub + 3 hosts): $inodes"
 
 kill -KILL "$bg_pid"

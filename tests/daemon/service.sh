@@ -16,6 +16,8 @@ for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 [ -S "$sock" ] || fail "service did not create $sock"
 [ "$(stat -c %a "$sock")" = 600 ] || fail "socket mode is $(stat -c %a "$sock"), expected 600"
 
+# a relative results directory is relative to the client's cwd
+cd "$tmp"
 "$reckonctl" -s "$sock" run "$here/quick.ini" | grep -q 'queued job #1' || fail "first submission"
 "$reckonctl" -s "$sock" run "$here/quick.ini" | grep -q 'queued job #2: quick (position 2)' || fail "second submission"
 if "$reckonctl" -s "$sock" run "$here/bad.ini" 2>"$tmp/bad"; then
@@ -27,7 +29,7 @@ for _ in $(seq 300); do
 	"$reckonctl" -s "$sock" status -j | grep -q '"done": 2' && break
 	sleep 0.1
 done
-"$reckonctl" -s "$sock" status -j | grep -q '"done": 2, "failed": 0, "queue": \[\], "current": null' ||
+"$reckonctl" -s "$sock" status -j | grep -q '"done": 2, "failed": 0, "queue": \[\], "rejected_requests": 0, "current": null' ||
 	fail "queue did not finish: $("$reckonctl" -s "$sock" status -j)"
 n=$(ls -d "$tmp"/results/quick-* | wc -l)
 [ "$n" -eq 2 ] || fail "$n results directories, expected 2"

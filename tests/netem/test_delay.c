@@ -43,8 +43,8 @@ static struct moments exact(int64_t mu, int32_t sigma, const int16_t *t,
 		/* a draw that lands on outcome i */
 		uint32_t rnd = (uint32_t)(((i << 32) + cnt - 1) / cnt);
 		long double w = (long double)weight(i, cnt);
-		long double v = (long double)netem_tabledist(mu, sigma, rnd, t,
-							     n);
+		long double v =
+			(long double)netem_tabledist(mu, sigma, rnd, t, n);
 
 		W += w;
 		s1 += w * v;
@@ -53,9 +53,9 @@ static struct moments exact(int64_t mu, int32_t sigma, const int16_t *t,
 	for (i = 0; i < cnt; i++) {
 		uint32_t rnd = (uint32_t)(((i << 32) + cnt - 1) / cnt);
 		long double w = (long double)weight(i, cnt);
-		long double d = (long double)netem_tabledist(mu, sigma, rnd, t,
-							     n) -
-				m.mean;
+		long double d =
+			(long double)netem_tabledist(mu, sigma, rnd, t, n) -
+			m.mean;
 
 		s2 += w * d * d;
 		s4 += w * d * d * d * d;

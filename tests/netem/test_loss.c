@@ -136,8 +136,8 @@ Test(loss, gemodel_burst_length)
 	got = burst_mean(lost, N, &runs);
 	cr_assert_gt(runs, 1000);
 	tol = 5 * sqrt((1 - r) / (r * r) / (double)runs);
-	cr_expect(fabs(got - 1 / r) < tol, "burst %.4f, want %.4f +- %.4f",
-		  got, 1 / r, tol);
+	cr_expect(fabs(got - 1 / r) < tol, "burst %.4f, want %.4f +- %.4f", got,
+		  1 / r, tol);
 	netem_link_free(l);
 	free(lost);
 }
@@ -160,8 +160,8 @@ Test(loss, state_burst_length)
 	got = burst_mean(lost, N, &runs);
 	cr_assert_gt(runs, 1000);
 	tol = 5 * sqrt((1 - q) / (q * q) / (double)runs);
-	cr_expect(fabs(got - 1 / q) < tol, "burst %.4f, want %.4f +- %.4f",
-		  got, 1 / q, tol);
+	cr_expect(fabs(got - 1 / q) < tol, "burst %.4f, want %.4f +- %.4f", got,
+		  1 / q, tol);
 	netem_link_free(l);
 	free(lost);
 }

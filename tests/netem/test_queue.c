@@ -118,9 +118,9 @@ Test(queue, reorder_fraction_with_gap)
 
 	for (i = 0; i < (int64_t)n; i++) {
 		/* 100 us apart: 100 packets queued, far under the limit */
-		cr_assert_eq(netem_link_enqueue(l, i * 100000, 100, (uint64_t)i,
-						&v),
-			     0);
+		cr_assert_eq(
+			netem_link_enqueue(l, i * 100000, 100, (uint64_t)i, &v),
+			0);
 		while (netem_link_dequeue(l, i * 100000, &p) == 1)
 			;
 	}
@@ -241,8 +241,8 @@ Test(queue, slot_batching)
 	cr_assert_eq(netem_link_dequeue(l, 0, &p), 0);
 	while ((t = netem_link_next_time(l)) != INT64_MAX) {
 		if (netem_link_dequeue(l, t, &p) == 1) {
-			cr_assert_eq(t, expect[n] * 1000000, "packet %d at %lld",
-				     n, (long long)t);
+			cr_assert_eq(t, expect[n] * 1000000,
+				     "packet %d at %lld", n, (long long)t);
 			cr_assert_eq(p.cookie, (uint64_t)n);
 			n++;
 		}
@@ -324,7 +324,8 @@ Test(queue, counters_conserve)
 	for (i = 0; i < 100000; i++) {
 		int64_t now = i * 100000;
 
-		cr_assert_eq(netem_link_enqueue(l, now, 200 + (uint32_t)(i % 1200),
+		cr_assert_eq(netem_link_enqueue(l, now,
+						200 + (uint32_t)(i % 1200),
 						(uint64_t)i, &v),
 			     0);
 		while (netem_link_dequeue(l, now, &p) == 1)
@@ -332,9 +333,9 @@ Test(queue, counters_conserve)
 	}
 	netem_link_counters(l, &c);
 	cr_assert_eq(c.in, 100000);
-	cr_assert_eq(c.in + c.duplicated,
-		     c.delivered + c.drop_loss + c.drop_limit +
-			     netem_link_queued(l));
+	cr_assert_eq(c.in + c.duplicated, c.delivered + c.drop_loss +
+						  c.drop_limit +
+						  netem_link_queued(l));
 	cr_assert_eq(c.bytes_delivered, bytes);
 	cr_assert_gt(c.drop_limit, 0); /* 10mbit cannot carry ~70 Mbit/s */
 	cr_assert_gt(c.reordered, 0);
@@ -377,5 +378,40 @@ Test(queue, custom_table_registry)
 
 		cr_assert(d == 9000000 || d == 11000000, "%lld", (long long)d);
 	}
+	netem_link_free(l);
+}
+
+/* Heap, ring and growth together: 50000 packets offered at once with
+ * wide jitter come out sorted by delivery time, ties in offer order, and
+ * match the times the verdicts announced. */
+Test(queue, delivery_order_is_sorted)
+{
+	struct netem_link *l = mk("delay 1s 500ms limit 100000", 12);
+	static int64_t announced[50000];
+	struct netem_verdict v;
+	struct netem_pkt p;
+	int64_t t, last_t = -1;
+	uint64_t last_c = 0;
+	int i, n = 0;
+
+	for (i = 0; i < 50000; i++) {
+		/* every 8th packet offered later, so some go to the ring */
+		int64_t now = (i % 8 == 0) ? 1000000 : 0;
+
+		cr_assert_eq(netem_link_enqueue(l, now, 100, i, &v), 0);
+		announced[i] = v.time_ns[0];
+	}
+	cr_assert_eq(netem_link_queued(l), 50000);
+	while ((t = netem_link_next_time(l)) != INT64_MAX) {
+		cr_assert_eq(netem_link_dequeue(l, t, &p), 1);
+		cr_assert_eq(p.time_ns, announced[p.cookie]);
+		cr_assert(p.time_ns > last_t ||
+				  (p.time_ns == last_t && p.cookie > last_c),
+			  "out of order at %d", n);
+		last_t = p.time_ns;
+		last_c = p.cookie;
+		n++;
+	}
+	cr_assert_eq(n, 50000);
 	netem_link_free(l);
 }

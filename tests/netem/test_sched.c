@@ -52,8 +52,7 @@ Test(sched, eval_steps_and_ramps)
 	netem_sched_eval(sc, &base, 25000000000LL, &o, &next);
 	cr_assert_eq(o.loss_model, NETEM_LOSS_RANDOM);
 	/* half way: 2.5% of UINT32_MAX, rounded */
-	cr_assert(llabs((long long)o.loss -
-			llrint(0.025 * UINT32_MAX)) <= 1,
+	cr_assert(llabs((long long)o.loss - llrint(0.025 * UINT32_MAX)) <= 1,
 		  "%u", o.loss);
 	cr_assert_eq(next, 25000000001LL);
 	netem_sched_eval(sc, &base, 35000000000LL, &o, &next);
@@ -88,7 +87,8 @@ Test(sched, errors)
 /* A link follows a step at the right packet, in its own time origin. */
 Test(sched, link_follows_steps)
 {
-	struct netem_sched *sc = sched_must("at 1s delay 50ms; at 2s loss 100%");
+	struct netem_sched *sc =
+		sched_must("at 1s delay 50ms; at 2s loss 100%");
 	struct netem_spec s;
 	struct netem_link *l;
 	struct netem_verdict v;
@@ -145,17 +145,17 @@ static struct netem_sched *trace_must(const char *csv)
 	struct netem_sched *s;
 	char err[256];
 
-	cr_assert_eq(netem_trace_parse_csv(csv, strlen(csv), &s, err,
-					   sizeof(err)),
-		     0, "%s", err);
+	cr_assert_eq(
+		netem_trace_parse_csv(csv, strlen(csv), &s, err, sizeof(err)),
+		0, "%s", err);
 	return s;
 }
 
 Test(sched, trace_piecewise_constant)
 {
-	struct netem_sched *tr = trace_must(
-		"# a trace\ntime_ms,delay_ms,loss_pct,rate_kbit\n"
-		"0,10,0,\n1000, 50 ,100,\n2000,20,0,800\n");
+	struct netem_sched *tr =
+		trace_must("# a trace\ntime_ms,delay_ms,loss_pct,rate_kbit\n"
+			   "0,10,0,\n1000, 50 ,100,\n2000,20,0,800\n");
 	struct netem_spec base, o;
 
 	netem_spec_init(&base);
@@ -184,9 +184,9 @@ static void trace_err(const char *csv, const char *msg)
 	struct netem_sched *s;
 	char err[256];
 
-	cr_assert_eq(netem_trace_parse_csv(csv, strlen(csv), &s, err,
-					   sizeof(err)),
-		     -EINVAL, "\"%s\" should fail", csv);
+	cr_assert_eq(
+		netem_trace_parse_csv(csv, strlen(csv), &s, err, sizeof(err)),
+		-EINVAL, "\"%s\" should fail", csv);
 	cr_expect_str_eq(err, msg);
 }
 
@@ -202,7 +202,8 @@ Test(sched, trace_errors)
 		  "line 2: time: \"1\" has no unit (write s, ms, us or ns: tc "
 		  "read a bare number as us before iproute2 6.9 and as ns "
 		  "after)");
-	trace_err("time_s,loss_pct\n1,150\n", "line 2: loss: 150% is over 100%");
+	trace_err("time_s,loss_pct\n1,150\n",
+		  "line 2: loss: 150% is over 100%");
 	trace_err("", "line 0: no header");
 	trace_err("time_s,delay_ms\n", "line 1: no rows");
 }

@@ -11,8 +11,8 @@
 #include "netem.h"
 #include "stats.h"
 
-#define FULL                                                                  \
-	"delay 100ms 10ms 25% distribution normal loss gemodel 1% 10% 70% "   \
+#define FULL                                                                   \
+	"delay 100ms 10ms 25% distribution normal loss gemodel 1% 10% 70% "    \
 	"0.1% duplicate 1% corrupt 0.1% reorder 25% 50% gap 5 rate 10mbit 20 " \
 	"limit 1000 slot 800us 1ms"
 
@@ -42,10 +42,10 @@ static uint64_t run(const char *spec, uint64_t seed, uint64_t id, int n,
 		int64_t now = (int64_t)i * 300000;
 
 		if (other) /* interleave another link's traffic */
-			cr_assert_eq(netem_link_enqueue(other, now, 500, i,
-							&ov),
-				     0);
-		cr_assert_eq(netem_link_enqueue(l, now, 100 + (uint32_t)i % 1000,
+			cr_assert_eq(
+				netem_link_enqueue(other, now, 500, i, &ov), 0);
+		cr_assert_eq(netem_link_enqueue(l, now,
+						100 + (uint32_t)i % 1000,
 						(uint64_t)i, &v),
 			     0);
 		h = mix(h, &v.drop, sizeof(v.drop));
@@ -109,12 +109,12 @@ Test(seed, purposes_are_independent)
 	for (i = 0; i < 1000; i++) {
 		struct netem_pkt p;
 
-		cr_assert_eq(netem_link_enqueue(la, i * 1000000000LL, 100, i,
-						&va),
-			     0);
-		cr_assert_eq(netem_link_enqueue(lb, i * 1000000000LL, 100, i,
-						&vb),
-			     0);
+		cr_assert_eq(
+			netem_link_enqueue(la, i * 1000000000LL, 100, i, &va),
+			0);
+		cr_assert_eq(
+			netem_link_enqueue(lb, i * 1000000000LL, 100, i, &vb),
+			0);
 		while (netem_link_dequeue(la, (i + 1) * 1000000000LL, &p) == 1)
 			;
 		while (netem_link_dequeue(lb, (i + 1) * 1000000000LL, &p) == 1)
@@ -125,6 +125,8 @@ Test(seed, purposes_are_independent)
 		kept++;
 	}
 	cr_assert_gt(kept, 0);
+	netem_link_free(la);
+	netem_link_free(lb);
 }
 
 Test(seed, link_ids)

@@ -24,8 +24,8 @@ static void roundtrip(const char *text)
 	cr_assert_eq((size_t)n, strlen(p1), "print length for \"%s\"", text);
 	cr_assert_eq(netem_spec_parse(p1, &b, err, sizeof(err)), 0,
 		     "reparse \"%s\" (from \"%s\"): %s", p1, text, err);
-	cr_assert(netem_spec_equal(&a, &b), "round trip \"%s\" -> \"%s\"",
-		  text, p1);
+	cr_assert(netem_spec_equal(&a, &b), "round trip \"%s\" -> \"%s\"", text,
+		  p1);
 	cr_assert_eq(memcmp(&a, &b, sizeof(a)), 0, "struct bytes \"%s\"", text);
 	netem_spec_print(&b, p2, sizeof(p2));
 	cr_assert_str_eq(p1, p2);
@@ -126,35 +126,38 @@ struct vec {
 Test(spec, tc_testing_vectors)
 {
 	static const struct vec v[] = {
-		{"", "limit 1000", "limit 1000"},			/* cb28 */
-		{"limit 200", "limit 200", "limit 200"},		/* a089 */
-		{"delay 100ms", "delay 100ms limit 1000", "delay 100ms"}, /* 3449 */
-		{"delay 100ms 10ms distribution normal corrupt 1%",	/* 3782 */
+		{"", "limit 1000", "limit 1000"},	 /* cb28 */
+		{"limit 200", "limit 200", "limit 200"}, /* a089 */
+		{"delay 100ms", "delay 100ms limit 1000",
+		 "delay 100ms"},				    /* 3449 */
+		{"delay 100ms 10ms distribution normal corrupt 1%", /* 3782 */
 		 "delay 100ms 10ms distribution normal corrupt 1% limit 1000",
 		 "corrupt 1%"},
 		{"delay 100ms 10ms distribution normal duplicate 1%", /* 2b82 */
 		 "delay 100ms 10ms distribution normal duplicate 1% limit 1000",
 		 "duplicate 1%"},
-		{"delay 100ms 10ms distribution pareto loss 1%",	/* a932 */
+		{"delay 100ms 10ms distribution pareto loss 1%", /* a932 */
 		 "delay 100ms 10ms distribution pareto loss 1% limit 1000",
 		 "loss 1%"},
-		{"delay 100ms 10ms distribution paretonormal loss state 1", /* e01a */
+		{"delay 100ms 10ms distribution paretonormal loss state 1", /* e01a
+									     */
 		 "delay 100ms 10ms distribution paretonormal loss state p13 1% "
 		 "p31 99% p32 0% p23 100% p14 0% limit 1000",
 		 "loss state p13 1% p31 99% p32 0% p23 100% p14 0%"},
-		{"loss gemodel 1%",					/* ba29 */
+		{"loss gemodel 1%", /* ba29 */
 		 "loss gemodel p 1% r 99% 1-h 100% 1-k 0% limit 1000",
 		 "loss gemodel p 1%"},
-		{"delay 100ms 10ms reorder 2% gap 100",		/* 0492 */
-		 "delay 100ms 10ms reorder 2% gap 100 limit 1000", "reorder 2%"},
-		{"rate 20000", "rate 20kbit limit 1000", "rate 20kbit"}, /* 7862 */
-		{"slot 10ns 200ns packets 2000 bytes 9000",		/* 7235 */
+		{"delay 100ms 10ms reorder 2% gap 100", /* 0492 */
+		 "delay 100ms 10ms reorder 2% gap 100 limit 1000",
+		 "reorder 2%"},
+		{"rate 20000", "rate 20kbit limit 1000",
+		 "rate 20kbit"},			    /* 7862 */
+		{"slot 10ns 200ns packets 2000 bytes 9000", /* 7235 */
 		 "limit 1000 slot 10ns 200ns packets 2000 bytes 9000",
 		 "slot 10ns 200ns packets 2000 bytes 9000"},
-		{"slot distribution pareto 1ms 0.1ms",			/* 5439 */
-		 "limit 1000 slot distribution pareto 1ms 100us",
-		 "1ms 100us"},
-		{"delay 100ms 10ms distribution normal loss 2%",	/* 5029 */
+		{"slot distribution pareto 1ms 0.1ms", /* 5439 */
+		 "limit 1000 slot distribution pareto 1ms 100us", "1ms 100us"},
+		{"delay 100ms 10ms distribution normal loss 2%", /* 5029 */
 		 "delay 100ms 10ms distribution normal loss 2% limit 1000",
 		 "loss 2%"},
 		{"delay 200ms 10ms", "delay 200ms 10ms limit 1000", /* 3785 */
@@ -245,8 +248,9 @@ Test(spec, error_messages)
 					"ms, us or ns: tc read a bare number "
 					"as us before iproute2 6.9 and as ns "
 					"after)");
-	expect_error("delay 5minutes",
-		     "delay: \"5minutes\" has an unknown time unit \"minutes\"");
+	expect_error(
+		"delay 5minutes",
+		"delay: \"5minutes\" has an unknown time unit \"minutes\"");
 	expect_error("delay fast", "delay: \"fast\" is not a time");
 	expect_error("delay", "delay: missing a time");
 	expect_error("delay 10ms 3s",

@@ -5,7 +5,9 @@
 # (seed 7) is generated, then 500 distinct subject paths (seed 1) are run
 # with DR (eta = 20 u) and led reckoning (eta in [5, 35] u), trend maps
 # from the rest of the subject's team; then the blend time, which the
-# paper does not give, is swept. Usage: led_experiment.sh BUILD_DIR
+# paper does not give, is swept, and the trigger (A6) and team filter are
+# varied. The figures are in docs/predictors.md. Usage:
+# led_experiment.sh BUILD_DIR
 set -eu
 build=${1:?usage: led_experiment.sh BUILD_DIR}
 agent=$build/agents/reckon-agent
@@ -21,3 +23,9 @@ for b in 0.05 0.1 0.5 1.0; do
 	"$agent" replay --trace "$tmp/dust.csv" --experiment led \
 		--subjects 500 --seed 1 --param blend=$b | tail -2
 done
+echo "== trigger = projection (Algorithm 1 literal, A6)"
+"$agent" replay --trace "$tmp/dust.csv" --experiment led --subjects 500 \
+	--seed 1 --param trigger=projection | tail -2
+echo "== trend maps from both teams (no team filter)"
+"$agent" replay --trace "$tmp/dust.csv" --experiment led --subjects 500 \
+	--seed 1 --all-teams | tail -2

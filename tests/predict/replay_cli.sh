@@ -43,7 +43,7 @@ out=$("$agent" replay --trace "$tmp/control.csv" --predictor dis \
 	--param heartbeat=0 2>&1)
 echo "$out"
 check "dis: control paths, no update, zero error" \
-	grep -Eq '^all +2 +20\.0 +0\.000 +0\.000 +0\.000 +0\.000$' <<<"$out"
+	grep -Eq '^all +2 +20\.0 +0\.000 +0\.0 +0\.000 +0\.000 +0\.000$' <<<"$out"
 
 out=$("$agent" replay --trace "$tmp/control.csv" --predictor led --json 2>&1)
 echo "$out"

@@ -429,3 +429,24 @@ Test(dis, snap_distance_overrides_blend)
 	cr_expect_eq(d.converging, 0);
 	predict_receiver_free(r);
 }
+
+Test(dis, back_to_back_updates_counted)
+{
+	/* The trace moves 1 u per tick but reports zero velocity, so FPW
+	 * with threshold 0.5 is off by 1 u every tick: an update on each of
+	 * ticks 1..99 (99 updates), 98 of them the tick after another. */
+	size_t n = 100;
+	struct trace_sample *s = path_new(n);
+	const char *p[] = {"algorithm=fpw", "pos_threshold=0.5", "heartbeat=0",
+			   "convergence=snap", NULL};
+	struct predict_params par;
+	struct replay_result r;
+
+	for (size_t k = 0; k < n; k++)
+		s[k].x = (double)k;
+	params(&par, p);
+	run(&par, s, n, NULL, &r);
+	cr_expect_eq(r.updates, 99);
+	cr_expect_eq(r.back_to_back, 98);
+	free(s);
+}

@@ -243,3 +243,64 @@ Test(replay, rejects_bad_input)
 	replay_set_free(&set);
 	free(t.s);
 }
+
+/*
+ * Steele's regression setup (paper 000 §VI-C, Algorithm 2): a subject,
+ * a same-team path and an other-team path over the same cells. The
+ * subject zig-zags; the same-team path follows it with parallel
+ * velocities, the other-team path with perpendicular ones. With the team
+ * filter the other team cannot change the subject's result; without it
+ * it must.
+ */
+static void three_paths(struct trace *t, int with_other)
+{
+	memset(t, 0, sizeof(*t));
+	t->tick_ns = TICK;
+	for (int k = 0; k < 640; k++) {
+		double s = (double)k * TICK * 1e-9;
+		double x = 200 + 150 * s, y = 500 + 100 * sin(2 * s);
+		double vx = 150, vy = 200 * cos(2 * s);
+
+		put(t, 1, 1, k, x, y, vx, vy, 1);
+		put(t, 2, 1, k, x, y, vx, vy, 1);
+		if (with_other)
+			put(t, 3, 2, k, x, y, -vy, vx, 1);
+	}
+}
+
+static struct replay_result subject_result(int with_other, int filter)
+{
+	struct trace t;
+	struct replay_opts o;
+	struct replay_set set;
+	struct predict_params par;
+	struct replay_result res[3], r;
+
+	three_paths(&t, with_other);
+	replay_opts_init(&o);
+	o.team_filter = filter;
+	cr_assert_eq(replay_set_build(&t, &o, &set), 0);
+	cr_assert_eq(set.n_paths, with_other ? 3u : 2u);
+	cr_assert_eq(set.path[0].entity, 1);
+	cr_assert_eq(predict_params_init(&par, predict_find("led")), 0);
+	cr_assert_eq(replay_run_set(&set, &o, &par, res, NULL), 0);
+	r = res[0];
+	replay_set_free(&set);
+	free(t.s);
+	return r;
+}
+
+Test(replay, team_filter)
+{
+	struct replay_result a = subject_result(1, 1);
+	struct replay_result b = subject_result(0, 1);
+	struct replay_result c = subject_result(1, 0);
+
+	cr_expect_gt(a.updates, 0);
+	cr_expect_eq(a.updates, b.updates);
+	cr_expect_eq(a.err_mean, b.err_mean);
+	/* the other team's perpendicular flow lowers C: more updates */
+	cr_expect_gt(c.updates, a.updates, "all teams %llu, filtered %llu",
+		     (unsigned long long)c.updates,
+		     (unsigned long long)a.updates);
+}

@@ -69,8 +69,8 @@ Test(scenario, lossy_pair_fills_the_struct)
 	cr_assert_eq(sc->nhosts, 2);
 	cr_assert_str_eq(sc->hosts[0].name, "a");
 	cr_assert_str_eq(sc->hosts[1].addr, "10.77.0.2");
-	cr_assert_str_eq(sc->hosts[0].exec, "ping -c 100 -i 0.2 10.77.0.2");
-	cr_assert_str_eq(sc->hosts[0].exec_text, "ping -c 100 -i 0.2 {addr:b}");
+	cr_assert_str_eq(sc->hosts[0].exec, "ping -i 0.2 -w 29 10.77.0.2");
+	cr_assert_str_eq(sc->hosts[0].exec_text, "ping -i 0.2 -w 29 {addr:b}");
 	cr_assert_eq(sc->nlinks, 1);
 	struct netem_spec f = spec("delay 5ms loss gemodel 5% 30% 50% 0%");
 	struct netem_spec r = spec("delay 5ms");

@@ -1,0 +1,179 @@
+/*
+ * truth.c: the shared truth of a run (see truth.h). Paths come from
+ * replay_set_build; each path's context copies what replay's run_subject
+ * hands its predictor: the set's X-Y bounds and the trend map of the
+ * path's team with the path itself taken out (leave-one-out, Steele's
+ * paper 000 §VI-A), built once per path so that paths can run at the
+ * same time.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "role/role.h"
+#include "role/truth.h"
+
+uint8_t role_model_id(const struct predictor *p)
+{
+	const struct predictor *all[255];
+	size_t n = predict_list(all, 255);
+
+	for (size_t i = 0; i < n && i < 255; i++)
+		if (all[i] == p)
+			return (uint8_t)(i + 1);
+	return 0;
+}
+
+static int trend_copy(struct predict_trend *dst, const struct predict_trend *src)
+{
+	size_t cells = (size_t)src->nx * (size_t)src->ny;
+	int err = predict_trend_init(dst, src->x0, src->y0, src->x1, src->y1,
+				     src->nx, src->ny);
+
+	if (err)
+		return err;
+	memcpy(dst->sx, src->sx, cells * sizeof(*dst->sx));
+	memcpy(dst->sy, src->sy, cells * sizeof(*dst->sy));
+	memcpy(dst->n, src->n, cells * sizeof(*dst->n));
+	dst->samples = src->samples;
+	return 0;
+}
+
+/* Path i's trend: its team's map (or all teams'), minus the path. */
+static int path_trend(struct role_truth *tr, size_t i)
+{
+	const struct replay_path *p = &tr->set.path[i];
+	struct predict_trend team;
+	int err;
+
+	err = replay_trend_build(&tr->set, tr->opts.team_filter ? p->team : -1,
+				 &tr->opts, &team);
+	if (err)
+		return err;
+	err = trend_copy(&tr->trend[i], &team);
+	predict_trend_free(&team);
+	if (err)
+		return err;
+	if (tr->opts.leave_one_out)
+		err = replay_trend_path(&tr->trend[i], p, -1);
+	return err;
+}
+
+int role_truth_build(const struct trace *t, const struct replay_opts *o,
+		     struct role_truth *out)
+{
+	struct role_truth tr;
+	size_t built = 0;
+	int err;
+
+	if (!t || !out || t->n == 0 || t->tick_ns <= 0)
+		return -EINVAL;
+	memset(&tr, 0, sizeof(tr));
+	if (o)
+		tr.opts = *o;
+	else
+		replay_opts_init(&tr.opts);
+	err = replay_set_build(t, &tr.opts, &tr.set);
+	if (err)
+		return err;
+	tr.origin_ns = t->s[0].t_ns;
+	tr.tick_ns = t->tick_ns;
+	tr.end_ns = t->s[t->n - 1].t_ns - tr.origin_ns + t->tick_ns;
+	tr.trend = calloc(tr.set.n_paths + 1, sizeof(*tr.trend));
+	tr.ctx = calloc(tr.set.n_paths + 1, sizeof(*tr.ctx));
+	tr.entities = calloc(tr.set.n_paths + 1, sizeof(*tr.entities));
+	if (!tr.trend || !tr.ctx || !tr.entities) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < tr.set.n_paths; i++) {
+		struct predict_ctx *c = &tr.ctx[i];
+
+		err = path_trend(&tr, i);
+		if (err)
+			goto fail;
+		built++;
+		predict_ctx_init(c);
+		c->map.lo[0] = tr.set.lo[0];
+		c->map.lo[1] = tr.set.lo[1];
+		c->map.hi[0] = tr.set.hi[0];
+		c->map.hi[1] = tr.set.hi[1];
+		c->trend = &tr.trend[i];
+		/* paths are ordered by entity, then time */
+		if (tr.n_entities == 0 ||
+		    tr.entities[tr.n_entities - 1] != tr.set.path[i].entity)
+			tr.entities[tr.n_entities++] = tr.set.path[i].entity;
+	}
+	*out = tr;
+	return 0;
+fail:
+	for (size_t i = 0; i < built; i++)
+		predict_trend_free(&tr.trend[i]);
+	free(tr.trend);
+	free(tr.ctx);
+	free(tr.entities);
+	replay_set_free(&tr.set);
+	return err;
+}
+
+void role_truth_free(struct role_truth *tr)
+{
+	if (!tr)
+		return;
+	for (size_t i = 0; tr->trend && i < tr->set.n_paths; i++)
+		predict_trend_free(&tr->trend[i]);
+	free(tr->trend);
+	free(tr->ctx);
+	free(tr->entities);
+	replay_set_free(&tr->set);
+	memset(tr, 0, sizeof(*tr));
+}
+
+int64_t role_truth_time(const struct role_truth *tr, size_t path, size_t k)
+{
+	return tr->set.path[path].s[k].t_ns - tr->origin_ns;
+}
+
+long role_truth_entity_index(const struct role_truth *tr, uint32_t entity)
+{
+	size_t lo = 0, hi = tr->n_entities;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tr->entities[mid] == entity)
+			return (long)mid;
+		if (tr->entities[mid] < entity)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+int role_truth_find_path(const struct role_truth *tr, uint32_t entity,
+			 int64_t t, size_t *path)
+{
+	size_t lo = 0, hi = tr->set.n_paths;
+
+	/* first path of an entity >= entity */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tr->set.path[mid].entity < entity)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo;
+	     i < tr->set.n_paths && tr->set.path[i].entity == entity; i++) {
+		const struct replay_path *p = &tr->set.path[i];
+
+		if (t >= role_truth_time(tr, i, 0) &&
+		    t <= role_truth_time(tr, i, p->n - 1)) {
+			*path = i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,51 @@
+/*
+ * truth.h: the movement every role of a run agrees on. Players replay it,
+ * observers measure against it. The trace is cut into paths exactly as
+ * the offline replay cuts it (agents/predict/replay.h: one living entity,
+ * no teleport, short paths dropped), and every path gets the predictor
+ * context replay gives it (map bounds, and its team's velocity trend map
+ * without the path itself, for led reckoning), so that a zero-latency,
+ * lossless run sends the same updates as `reckon-agent replay`. Times
+ * here are relative to the trace's first sample. Pure.
+ */
+#ifndef RECKON_ROLE_TRUTH_H
+#define RECKON_ROLE_TRUTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "predict/predict.h"
+#include "predict/replay.h"
+#include "predict/trend.h"
+#include "world/trace.h"
+
+struct role_truth {
+	struct replay_set set;
+	struct replay_opts opts;
+	int64_t origin_ns; /* t_ns of the trace's first sample */
+	int64_t tick_ns;
+	int64_t end_ns;	   /* relative time just after the last tick */
+	struct predict_trend *trend; /* one per path */
+	struct predict_ctx *ctx;     /* one per path, points into trend */
+	uint32_t *entities;	     /* distinct entities of the paths, sorted */
+	size_t n_entities;
+};
+
+/* Build from t with replay options o (NULL: replay_opts_init defaults).
+ * -EINVAL for an empty trace or a bad tick, -ENOMEM. */
+int role_truth_build(const struct trace *t, const struct replay_opts *o,
+		     struct role_truth *out);
+void role_truth_free(struct role_truth *tr);
+
+/* Relative time of sample k of path i. */
+int64_t role_truth_time(const struct role_truth *tr, size_t path, size_t k);
+
+/* Index of entity in tr->entities, or -1. */
+long role_truth_entity_index(const struct role_truth *tr, uint32_t entity);
+
+/* The path of entity whose samples span relative time t (sample time
+ * within [first, last]); -ENOENT if none. */
+int role_truth_find_path(const struct role_truth *tr, uint32_t entity,
+			 int64_t t, size_t *path);
+
+#endif

@@ -1,0 +1,371 @@
+/*
+ * shell.c: hosts one role state machine (agents/role/) on real UDP
+ * sockets and libevent timers. One socket per lane: observers and the
+ * relay bind port + lane, players send from an ephemeral port to
+ * destination:port + lane. A timer wakes the machine at the common start
+ * t0 plus the relative time the machine asks for; received datagrams are
+ * handed over with the receive time. At the end (truth played out, plus
+ * a linger for late datagrams, or SIGINT/SIGTERM) the metrics are written
+ * to the run directory. Only I/O and timers live here.
+ */
+#include <errno.h>
+#include <event2/event.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "role/observer.h"
+#include "role/player.h"
+#include "role/relay.h"
+#include "role_shell.h"
+
+struct shell {
+	const struct shell_opts *o;
+	const struct role_truth *tr;
+	struct event_base *base;
+	int fd[ROLE_MAX_LANES];
+	struct event *rx[ROLE_MAX_LANES];
+	struct event *timer, *sig[2];
+	struct role_player *pl;
+	struct role_observer *ob;
+	struct role_relay rl;
+	int64_t t0;
+	int ending; /* observer: frames done, lingering */
+	int status;
+	uint64_t send_errors;
+	uint8_t buf[65536];
+};
+
+int64_t shell_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t rel_now(const struct shell *sh)
+{
+	return shell_now_ns() - sh->t0;
+}
+
+static void arm_at(struct shell *sh, int64_t rel)
+{
+	int64_t d = rel - rel_now(sh);
+	struct timeval tv;
+
+	if (d < 0)
+		d = 0;
+	tv.tv_sec = (time_t)(d / 1000000000);
+	tv.tv_usec = (suseconds_t)(d % 1000000000 / 1000);
+	evtimer_add(sh->timer, &tv);
+}
+
+static int emit_udp(void *arg, const struct role_dgram *d)
+{
+	struct shell *sh = arg;
+	struct sockaddr_in to = sh->o->dest[d->dest];
+
+	to.sin_port = htons((uint16_t)(ntohs(to.sin_port) + d->lane));
+	if (sendto(sh->fd[d->lane], d->buf, d->len, 0, (struct sockaddr *)&to,
+		   sizeof(to)) < 0)
+		sh->send_errors++;
+	return 0;
+}
+
+static double covered_s(const struct shell *sh)
+{
+	int64_t t = rel_now(sh);
+
+	if (!sh->tr || t < 0)
+		return 0;
+	return (double)(t < sh->tr->end_ns ? t : sh->tr->end_ns) * 1e-9;
+}
+
+static int write_rows(struct shell *sh, const char *role, size_t n,
+		      int (*get)(const void *, size_t, struct role_metrics *),
+		      const void *m)
+{
+	struct role_metrics *rows = calloc(n ? n : 1, sizeof(*rows));
+	struct metrics_table t = { sh->o, role, rows, n, covered_s(sh) };
+	int err = rows ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !err && i < n; i++)
+		err = get(m, i, &rows[i]);
+	if (!err)
+		err = metrics_write(&t);
+	free(rows);
+	return err;
+}
+
+static int get_player(const void *m, size_t i, struct role_metrics *out)
+{
+	return role_player_metrics(m, i, out);
+}
+
+static int get_observer(const void *m, size_t i, struct role_metrics *out)
+{
+	return role_observer_metrics(m, i, out);
+}
+
+static int get_relay(const void *m, size_t i, struct role_metrics *out)
+{
+	const struct role_relay *r = m;
+
+	memset(out, 0, sizeof(*out));
+	out->lane = (uint16_t)i;
+	out->received = r->verdicts[i].n[RECKON_ESPDU_OK];
+	out->bytes_received = r->bytes_in[i];
+	out->datagrams = r->forwarded[i] * r->n_dest;
+	out->bytes_sent = r->bytes_out[i];
+	return 0;
+}
+
+static void finish(struct shell *sh)
+{
+	struct reckon_espdu_counters c[ROLE_MAX_LANES];
+	uint64_t foreign[ROLE_MAX_LANES] = { 0 };
+	const struct shell_opts *o = sh->o;
+	int err = 0;
+
+	if (sh->pl) {
+		err = write_rows(sh, "player", role_player_rows(sh->pl),
+				 get_player, sh->pl);
+	} else if (sh->ob) {
+		role_observer_frame(sh->ob, rel_now(sh));
+		err = write_rows(sh, "observer", role_observer_rows(sh->ob),
+				 get_observer, sh->ob);
+		for (size_t l = 0; !err && l < o->n_lanes; l++) {
+			role_observer_verdicts(sh->ob, (uint16_t)l, &c[l]);
+			foreign[l] = role_observer_foreign(sh->ob, (uint16_t)l);
+		}
+		if (!err)
+			err = rejects_write(o, c, foreign, o->n_lanes);
+	} else {
+		err = write_rows(sh, "relay", o->n_lanes, get_relay, &sh->rl);
+		if (!err)
+			err = rejects_write(o, sh->rl.verdicts, NULL,
+					    o->n_lanes);
+	}
+	if (err) {
+		fprintf(stderr, "reckon-agent %s: writing metrics to %s: %s\n",
+			o->host, o->run_dir, strerror(-err));
+		sh->status = 1;
+	}
+	if (sh->send_errors)
+		fprintf(stderr, "reckon-agent %s: %" PRIu64 " sends failed\n",
+			o->host, sh->send_errors);
+	event_base_loopbreak(sh->base);
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	(void)sig;
+	(void)what;
+	finish(arg);
+}
+
+static void on_timer(evutil_socket_t fd, short what, void *arg)
+{
+	struct shell *sh = arg;
+	int64_t now = rel_now(sh), next;
+	int err;
+
+	(void)fd;
+	(void)what;
+	if (sh->pl) {
+		err = role_player_advance(sh->pl, now, emit_udp, sh);
+		next = role_player_next(sh->pl);
+	} else if (sh->ob && !sh->ending) {
+		err = role_observer_frame(sh->ob, now);
+		next = role_observer_next(sh->ob);
+		if (!err && next == INT64_MAX) {
+			sh->ending = 1;
+			arm_at(sh, sh->tr->end_ns +
+					   (int64_t)(sh->o->linger_s * 1e9));
+			return;
+		}
+	} else {
+		finish(sh); /* observer linger over, relay stop time */
+		return;
+	}
+	if (err) {
+		fprintf(stderr, "reckon-agent %s: %s\n", sh->o->host,
+			strerror(-err));
+		sh->status = 1;
+		finish(sh);
+		return;
+	}
+	if (next == INT64_MAX)
+		finish(sh);
+	else
+		arm_at(sh, next);
+}
+
+static void on_read(evutil_socket_t fd, short what, void *arg)
+{
+	struct shell *sh = arg;
+	uint16_t lane;
+
+	(void)what;
+	for (lane = 0; lane < sh->o->n_lanes && sh->fd[lane] != fd; lane++)
+		;
+	for (;;) {
+		ssize_t n = recv(fd, sh->buf, sizeof(sh->buf), MSG_DONTWAIT);
+
+		if (n < 0)
+			break;
+		if (sh->ob)
+			role_observer_recv(sh->ob, lane, rel_now(sh), sh->buf,
+					   (size_t)n);
+		else
+			role_relay_recv(&sh->rl, lane, sh->buf, (size_t)n,
+					emit_udp, sh);
+	}
+}
+
+static int open_sockets(struct shell *sh)
+{
+	const struct shell_opts *o = sh->o;
+
+	for (size_t l = 0; l < o->n_lanes; l++) {
+		struct sockaddr_in a = { .sin_family = AF_INET,
+					 .sin_addr = o->bind };
+		int rcvbuf = 1 << 20;
+
+		sh->fd[l] = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+		if (sh->fd[l] < 0)
+			return -errno;
+		setsockopt(sh->fd[l], SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+			   sizeof(rcvbuf));
+		if (o->role != SHELL_PLAYER)
+			a.sin_port = htons((uint16_t)(o->port + l));
+		if (bind(sh->fd[l], (struct sockaddr *)&a, sizeof(a))) {
+			int err = -errno;
+
+			fprintf(stderr, "reckon-agent %s: bind port %u: %s\n",
+				o->host, ntohs(a.sin_port), strerror(-err));
+			return err;
+		}
+		if (o->role == SHELL_PLAYER)
+			continue;
+		sh->rx[l] = event_new(sh->base, sh->fd[l], EV_READ | EV_PERSIST,
+				      on_read, sh);
+		if (!sh->rx[l] || event_add(sh->rx[l], NULL))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int make_machine(struct shell *sh)
+{
+	const struct shell_opts *o = sh->o;
+
+	if (o->role == SHELL_PLAYER) {
+		struct role_player_cfg c = {
+			.truth = sh->tr,
+			.lanes = o->lanes,
+			.n_lanes = o->n_lanes,
+			.n_dest = o->n_dest,
+			.entities = o->n_entities || o->players ? o->entities
+							    : NULL,
+			.n_entities = o->n_entities,
+		};
+
+		return role_player_new(&c, &sh->pl);
+	}
+	if (o->role == SHELL_OBSERVER) {
+		struct role_observer_cfg c = {
+			.truth = sh->tr,
+			.lanes = o->lanes,
+			.n_lanes = o->n_lanes,
+			.threshold = o->threshold,
+		};
+
+		return role_observer_new(&c, &sh->ob);
+	}
+	return role_relay_init(&sh->rl, o->n_lanes, o->n_dest);
+}
+
+static void teardown(struct shell *sh)
+{
+	for (size_t l = 0; l < ROLE_MAX_LANES; l++) {
+		if (sh->rx[l])
+			event_free(sh->rx[l]);
+		if (sh->fd[l] >= 0)
+			close(sh->fd[l]);
+	}
+	for (int i = 0; i < 2; i++)
+		if (sh->sig[i])
+			event_free(sh->sig[i]);
+	if (sh->timer)
+		event_free(sh->timer);
+	role_player_free(sh->pl);
+	role_observer_free(sh->ob);
+	if (sh->base)
+		event_base_free(sh->base);
+}
+
+int shell_run(const struct shell_opts *o, const struct role_truth *truth)
+{
+	struct event_config *cfg;
+	struct shell *sh = calloc(1, sizeof(*sh));
+	int err;
+
+	if (!sh) {
+		fprintf(stderr, "reckon-agent: out of memory\n");
+		return 1;
+	}
+	sh->o = o;
+	sh->tr = truth;
+	for (size_t l = 0; l < ROLE_MAX_LANES; l++)
+		sh->fd[l] = -1;
+	sh->t0 = o->start_set ? o->start_ns : shell_now_ns() + 1000000000;
+	cfg = event_config_new();
+	if (cfg) {
+		event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
+		sh->base = event_base_new_with_config(cfg);
+		event_config_free(cfg);
+	}
+	err = sh->base ? make_machine(sh) : -ENOMEM;
+	if (err) {
+		fprintf(stderr, "reckon-agent %s: %s\n", o->host,
+			strerror(-err));
+		teardown(sh);
+		free(sh);
+		return 1;
+	}
+	err = open_sockets(sh);
+	sh->timer = evtimer_new(sh->base, on_timer, sh);
+	sh->sig[0] = evsignal_new(sh->base, SIGINT, on_signal, sh);
+	sh->sig[1] = evsignal_new(sh->base, SIGTERM, on_signal, sh);
+	if (err || !sh->timer || !sh->sig[0] || !sh->sig[1] ||
+	    evsignal_add(sh->sig[0], NULL) || evsignal_add(sh->sig[1], NULL)) {
+		fprintf(stderr, "reckon-agent %s: setting up: %s\n", o->host,
+			strerror(err ? -err : ENOMEM));
+		teardown(sh);
+		free(sh);
+		return 1;
+	}
+	/* a machine with nothing to do ends at its first wake-up */
+	if (sh->pl)
+		arm_at(sh, role_player_next(sh->pl) == INT64_MAX
+				   ? 0
+				   : role_player_next(sh->pl));
+	else if (sh->ob)
+		arm_at(sh, role_observer_next(sh->ob) == INT64_MAX
+				   ? 0
+				   : role_observer_next(sh->ob));
+	else if (o->stop_s > 0)
+		arm_at(sh, (int64_t)(o->stop_s * 1e9));
+	event_base_dispatch(sh->base);
+	err = sh->status;
+	teardown(sh);
+	free(sh);
+	return err;
+}

@@ -1,0 +1,214 @@
+/*
+ * test_sim.c: the bot world. The same seed gives the same trace bytes
+ * and events, another seed a different trace; on every shipped map bots
+ * never stand in or overlap a wall and never move faster than the
+ * physics allows (checked with trace_check on the trace itself); the
+ * events tell a consistent story (hits follow fire, deaths follow hits,
+ * a dead bot's sample says alive=0 until its spawn event); bad configs
+ * are refused.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "testmap.h"
+#include "trace_check.h"
+
+static char *run_bytes(const struct map *m, uint64_t seed, int bots,
+		       double secs, size_t *len, struct trace *keep,
+		       struct trace_events *kev)
+{
+	struct sim_config c;
+	struct trace t;
+	struct trace_events ev;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	sim_config_defaults(&c);
+	c.seed = seed;
+	c.nbots = bots;
+	c.duration_s = secs;
+	trace_init(&t);
+	trace_events_init(&ev);
+	cr_assert_eq(sim_run(m, &c, &t, &ev), 0);
+	cr_assert_eq(trace_write_csv(f, &t), 0);
+	cr_assert_eq(trace_events_write_csv(f, &ev), 0);
+	fclose(f);
+	*len = n;
+	if (keep)
+		*keep = t;
+	else
+		trace_free(&t);
+	if (kev)
+		*kev = ev;
+	else
+		trace_events_free(&ev);
+	return buf;
+}
+
+Test(world_sim, same_seed_same_bytes)
+{
+	struct map m;
+	size_t la, lb, lc;
+
+	tm_load(&m, "dust");
+	char *a = run_bytes(&m, 7, 6, 40, &la, NULL, NULL);
+	char *b = run_bytes(&m, 7, 6, 40, &lb, NULL, NULL);
+	char *c = run_bytes(&m, 8, 6, 40, &lc, NULL, NULL);
+
+	cr_assert_eq(la, lb);
+	cr_assert(memcmp(a, b, la) == 0, "same seed, different bytes");
+	cr_assert(la != lc || memcmp(a, c, la) != 0,
+		  "different seeds gave the same trace");
+	free(a);
+	free(b);
+	free(c);
+	map_free(&m);
+}
+
+static void check_map(const char *name, int bots, double secs)
+{
+	struct map m;
+	struct trace t;
+	struct trace_events ev;
+	struct trace_check_opts o;
+	struct trace_problem p[5];
+	size_t len, n;
+	char *bytes;
+
+	tm_load(&m, name);
+	bytes = run_bytes(&m, 3, bots, secs, &len, &t, &ev);
+	free(bytes);
+	cr_assert_eq(t.n, (size_t)bots * (size_t)(secs * 64));
+	trace_check_defaults(&o);
+	o.m = &m;
+	o.radius = 16; /* the body radius bots move with */
+	o.tol = 1e-9;  /* the physics caps speed exactly */
+	n = trace_check(&t, NULL, &o, p, 5);
+	for (size_t i = 0; i < n && i < 5; i++)
+		cr_log_error("%s sample %u: %s", name, p[i].line, p[i].what);
+	cr_assert_eq(n, 0, "%s: %zu problems", name, n);
+	/* something happens: bots move and fight */
+	size_t moving = 0;
+
+	for (size_t i = 0; i < t.n; i++)
+		moving += t.s[i].vx != 0 || t.s[i].vy != 0;
+	cr_assert_gt(moving, t.n / 4, "%s: bots hardly move", name);
+	size_t fires = 0;
+
+	for (size_t i = 0; i < ev.n; i++)
+		fires += ev.e[i].kind == TRACE_EV_FIRE;
+	cr_assert_gt(fires, 0, "%s: nobody fired", name);
+	trace_free(&t);
+	trace_events_free(&ev);
+	map_free(&m);
+}
+
+Test(world_sim, dust_bots_stay_legal)
+{
+	check_map("dust", 10, 120);
+}
+
+Test(world_sim, arena_bots_stay_legal)
+{
+	check_map("arena", 8, 60);
+}
+
+Test(world_sim, field_bots_stay_legal)
+{
+	check_map("field", 10, 60);
+}
+
+Test(world_sim, loop_bots_stay_legal)
+{
+	check_map("loop", 4, 60);
+}
+
+Test(world_sim, events_are_consistent)
+{
+	struct map m;
+	struct trace t;
+	struct trace_events ev;
+	size_t len;
+	char *bytes;
+	int hits = 0, deaths = 0, pickups = 0;
+
+	tm_load(&m, "arena");
+	bytes = run_bytes(&m, 11, 8, 90, &len, &t, &ev);
+	free(bytes);
+	for (size_t i = 0; i < ev.n; i++) {
+		const struct trace_event *e = &ev.e[i];
+
+		if (i)
+			cr_assert_geq(e->t_ns, ev.e[i - 1].t_ns);
+		if (e->kind == TRACE_EV_HIT) {
+			int found = 0;
+
+			hits++;
+			cr_assert_gt(e->value, 0);
+			for (size_t j = i; j-- > 0 && ev.e[j].t_ns == e->t_ns;)
+				found |= ev.e[j].kind == TRACE_EV_FIRE &&
+					 ev.e[j].entity == e->entity &&
+					 ev.e[j].target == e->target;
+			cr_assert(found, "hit without a fire at %zu", i);
+		}
+		if (e->kind == TRACE_EV_DEATH) {
+			deaths++;
+			cr_assert(i > 0 && ev.e[i - 1].kind == TRACE_EV_HIT &&
+				  ev.e[i - 1].target == e->entity);
+		}
+		if (e->kind == TRACE_EV_PICKUP) {
+			pickups++;
+			cr_assert_lt(e->target, (uint32_t)m.nitems);
+			cr_assert_gt(e->value, 0);
+		}
+	}
+	cr_assert_gt(hits, 0);
+	cr_assert_gt(deaths, 0);
+	cr_assert_gt(pickups, 0);
+	/* a death leaves alive=0 samples until the spawn */
+	for (size_t i = 0; i < ev.n; i++) {
+		const struct trace_event *e = &ev.e[i];
+
+		if (e->kind != TRACE_EV_DEATH)
+			continue;
+		for (size_t k = 0; k < t.n; k++) {
+			const struct trace_sample *s = &t.s[k];
+
+			if (s->entity == e->entity && s->t_ns > e->t_ns) {
+				cr_assert_eq(s->alive, 0,
+					     "alive right after death");
+				break;
+			}
+		}
+	}
+	trace_free(&t);
+	trace_events_free(&ev);
+	map_free(&m);
+}
+
+Test(world_sim, bad_config_refused)
+{
+	struct map m;
+	struct sim_config c;
+	struct trace t;
+	struct trace_events ev;
+
+	tm_load(&m, "loop");
+	trace_init(&t);
+	trace_events_init(&ev);
+	sim_config_defaults(&c);
+	c.nbots = 0;
+	cr_assert_eq(sim_run(&m, &c, &t, &ev), -EINVAL);
+	c.nbots = SIM_MAX_BOTS + 1;
+	cr_assert_eq(sim_run(&m, &c, &t, &ev), -EINVAL);
+	c.nbots = 2;
+	c.duration_s = 0;
+	cr_assert_eq(sim_run(&m, &c, &t, &ev), -EINVAL);
+	cr_assert_eq(t.n, 0);
+	map_free(&m);
+}

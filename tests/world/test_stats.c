@@ -1,0 +1,93 @@
+/*
+ * test_stats.c: trace statistics on hand-made traces whose answers are
+ * known exactly: a bot runs east at 100 u/s for 10 s, stands 5 s, runs
+ * south for 10 s; a second bot's life is split by a position jump.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "trace_stats.h"
+
+#define HZ 64
+
+static void leg(struct trace *t, uint32_t e, int k0, int k1, double *x,
+		double *y, double vx, double vy, double yaw)
+{
+	for (int k = k0; k < k1; k++) {
+		struct trace_sample s = {
+			.t_ns = (int64_t)k * 15625000, .entity = e, .alive = 1,
+			.x = *x, .y = *y, .vx = vx, .vy = vy, .yaw = yaw,
+		};
+		cr_assert_eq(trace_append(t, &s), 0);
+		*x += vx / HZ;
+		*y += vy / HZ;
+	}
+}
+
+Test(world_stats, known_answers)
+{
+	struct trace t;
+	struct trace_events ev;
+	struct trace_stats_opts o;
+	struct trace_stats st;
+	double x = 0, y = 0;
+	struct trace_event fire = { .t_ns = 2000000000LL,
+				    .kind = TRACE_EV_FIRE, .entity = 0,
+				    .target = TRACE_NONE };
+
+	trace_init(&t);
+	t.tick_ns = 15625000;
+	leg(&t, 0, 0, 10 * HZ, &x, &y, 100, 0, 0);
+	leg(&t, 0, 10 * HZ, 15 * HZ, &x, &y, 0, 0, 0);
+	leg(&t, 0, 15 * HZ, 25 * HZ, &x, &y, 0, 100, 90);
+	trace_events_init(&ev);
+	trace_events_append(&ev, &fire);
+	trace_stats_defaults(&o);
+	cr_assert_eq(trace_stats(&t, &ev, &o, &st), 0);
+	cr_assert_eq(st.entities, 1);
+	cr_assert_eq(st.alive_samples, 25 * HZ);
+	cr_assert_float_eq(st.frac_moving, 20.0 / 25, 1e-12);
+	/* fighting: samples with 2 s <= t <= 3 s: 65 of them */
+	cr_assert_float_eq(st.frac_fighting, 65.0 / (25 * HZ), 1e-12);
+	cr_assert_float_eq(st.speed.p50, 100, 1e-12);
+	cr_assert_float_eq(st.speed.max, 100, 1e-12);
+	cr_assert_float_eq(st.speed_hist[4], 0.8, 1e-12); /* 100-125 bin */
+	cr_assert_float_eq(st.speed_hist[0], 0.2, 1e-12);
+	/* the one yaw change, 90 degrees in one tick */
+	cr_assert_float_eq(st.turn_view.max, 90.0 * HZ, 1e-6);
+	cr_assert_float_eq(st.turn_heading.max, 0, 1e-12);
+	/* two segments of 10 s (the second ends with the trace) */
+	cr_assert_eq(st.seg_len.n, 2);
+	cr_assert_float_eq(st.seg_s.max, 10.0, 1e-9);
+	cr_assert_float_eq(st.seg_len.max, 1000.0 - 100.0 / HZ, 1e-6);
+	/* one path of the whole life */
+	cr_assert_eq(st.path_s.n, 1);
+	cr_assert_float_eq(st.path_s.max, 25.0 - 1.0 / HZ, 1e-9);
+	trace_free(&t);
+	trace_events_free(&ev);
+}
+
+Test(world_stats, jumps_split_paths_and_short_ones_drop)
+{
+	struct trace t;
+	struct trace_stats_opts o;
+	struct trace_stats st;
+	double x = 0, y = 0;
+
+	trace_init(&t);
+	t.tick_ns = 15625000;
+	leg(&t, 0, 0, 8 * HZ, &x, &y, 50, 0, 0);
+	x += 5000; /* respawn-like teleport */
+	leg(&t, 0, 8 * HZ, 11 * HZ, &x, &y, 50, 0, 0);
+	x += 5000;
+	leg(&t, 0, 11 * HZ, 20 * HZ, &x, &y, 50, 0, 0);
+	trace_stats_defaults(&o);
+	cr_assert_eq(trace_stats(&t, NULL, &o, &st), 0);
+	/* 8 s, 3 s (dropped: < 5 s), 9 s */
+	cr_assert_eq(st.path_s.n, 2);
+	cr_assert_float_eq(st.path_s.max, 9.0 - 1.0 / HZ, 1e-9);
+	cr_assert_float_eq(st.path_s.p10, 8.0 - 1.0 / HZ, 1e-9);
+	cr_assert_eq(st.have_events, 0);
+	cr_assert_float_eq(st.frac_fighting, 0, 0);
+	trace_free(&t);
+}
