@@ -12,12 +12,17 @@ static const struct {
 	int (*fn)(int, char *[]);
 	const char *help;
 } cmds[] = {
-	{ "trace", cmd_trace, "trace gen|check|stats|import ...   movement traces" },
-	{ "replay", cmd_replay, "replay --trace FILE --predictor NAME [--param k=v] [--json]" },
-	{ "player", cmd_player, "player --trace FILE|--map M ... --predictor SPEC --to ADDR ..." },
-	{ "observer", cmd_observer, "observer --trace FILE|--map M ... --predictor SPEC ..." },
-	{ "relay", cmd_relay, "relay --predictor SPEC --to ADDR ... [--stop-after S]" },
-	{ "now", cmd_now, "now   (CLOCK_MONOTONIC in ns, for --start-ns)" },
+	{"trace", cmd_trace,
+	 "trace gen|check|stats|import ...   movement traces"},
+	{"replay", cmd_replay,
+	 "replay --trace FILE --predictor NAME [--param k=v] [--json]"},
+	{"player", cmd_player,
+	 "player --trace FILE|--map M ... --predictor SPEC --to ADDR ..."},
+	{"observer", cmd_observer,
+	 "observer --trace FILE|--map M ... --predictor SPEC ..."},
+	{"relay", cmd_relay,
+	 "relay --predictor SPEC --to ADDR ... [--stop-after S]"},
+	{"now", cmd_now, "now   (CLOCK_MONOTONIC in ns, for --start-ns)"},
 };
 
 static int usage(void)

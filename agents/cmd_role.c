@@ -101,8 +101,9 @@ static int parse_predictor(const char *spec, struct predict_params *par)
 	     kv = strtok_r(NULL, ",", &save)) {
 		err = predict_params_set_kv(par, kv);
 		if (err) {
-			fprintf(stderr, "reckon-agent: --predictor %s: %s: %s\n",
-				spec, kv,
+			fprintf(stderr,
+				"reckon-agent: --predictor %s: %s: %s\n", spec,
+				kv,
 				err == -ENOENT	 ? "unknown parameter"
 				: err == -ERANGE ? "out of range"
 						 : "malformed value");
@@ -207,35 +208,54 @@ static int from_env(struct shell_opts *o)
 }
 
 enum {
-	O_TRACE = 256, O_MAP, O_BOTS, O_DURATION, O_SEED, O_TICK, O_PRED, O_TO,
-	O_PORT, O_BIND, O_TOPO, O_ENTS, O_PIDX, O_PLAYERS, O_THRESH, O_LINGER,
-	O_STOP, O_RUNDIR, O_HOST, O_START, O_REP, O_COND,
+	O_TRACE = 256,
+	O_MAP,
+	O_BOTS,
+	O_DURATION,
+	O_SEED,
+	O_TICK,
+	O_PRED,
+	O_TO,
+	O_PORT,
+	O_BIND,
+	O_TOPO,
+	O_ENTS,
+	O_PIDX,
+	O_PLAYERS,
+	O_THRESH,
+	O_LINGER,
+	O_STOP,
+	O_RUNDIR,
+	O_HOST,
+	O_START,
+	O_REP,
+	O_COND,
 };
 
 static const struct option opts[] = {
-	{ "trace", required_argument, NULL, O_TRACE },
-	{ "map", required_argument, NULL, O_MAP },
-	{ "bots", required_argument, NULL, O_BOTS },
-	{ "duration", required_argument, NULL, O_DURATION },
-	{ "seed", required_argument, NULL, O_SEED },
-	{ "tick-hz", required_argument, NULL, O_TICK },
-	{ "predictor", required_argument, NULL, O_PRED },
-	{ "to", required_argument, NULL, O_TO },
-	{ "port", required_argument, NULL, O_PORT },
-	{ "bind", required_argument, NULL, O_BIND },
-	{ "topology", required_argument, NULL, O_TOPO },
-	{ "entities", required_argument, NULL, O_ENTS },
-	{ "player-index", required_argument, NULL, O_PIDX },
-	{ "players", required_argument, NULL, O_PLAYERS },
-	{ "threshold", required_argument, NULL, O_THRESH },
-	{ "linger", required_argument, NULL, O_LINGER },
-	{ "stop-after", required_argument, NULL, O_STOP },
-	{ "run-dir", required_argument, NULL, O_RUNDIR },
-	{ "host", required_argument, NULL, O_HOST },
-	{ "start-ns", required_argument, NULL, O_START },
-	{ "rep", required_argument, NULL, O_REP },
-	{ "condition", required_argument, NULL, O_COND },
-	{ NULL, 0, NULL, 0 },
+	{"trace", required_argument, NULL, O_TRACE},
+	{"map", required_argument, NULL, O_MAP},
+	{"bots", required_argument, NULL, O_BOTS},
+	{"duration", required_argument, NULL, O_DURATION},
+	{"seed", required_argument, NULL, O_SEED},
+	{"tick-hz", required_argument, NULL, O_TICK},
+	{"predictor", required_argument, NULL, O_PRED},
+	{"to", required_argument, NULL, O_TO},
+	{"port", required_argument, NULL, O_PORT},
+	{"bind", required_argument, NULL, O_BIND},
+	{"topology", required_argument, NULL, O_TOPO},
+	{"entities", required_argument, NULL, O_ENTS},
+	{"player-index", required_argument, NULL, O_PIDX},
+	{"players", required_argument, NULL, O_PLAYERS},
+	{"threshold", required_argument, NULL, O_THRESH},
+	{"linger", required_argument, NULL, O_LINGER},
+	{"stop-after", required_argument, NULL, O_STOP},
+	{"run-dir", required_argument, NULL, O_RUNDIR},
+	{"host", required_argument, NULL, O_HOST},
+	{"start-ns", required_argument, NULL, O_START},
+	{"rep", required_argument, NULL, O_REP},
+	{"condition", required_argument, NULL, O_COND},
+	{NULL, 0, NULL, 0},
 };
 
 static int bad(const char *what, const char *val)
@@ -244,8 +264,7 @@ static int bad(const char *what, const char *val)
 	return -EINVAL;
 }
 
-static int parse_one(int c, struct shell_opts *o, const char **to,
-		     size_t *n_to)
+static int parse_one(int c, struct shell_opts *o, const char **to, size_t *n_to)
 {
 	uint64_t v;
 	double d;
@@ -289,7 +308,8 @@ static int parse_one(int c, struct shell_opts *o, const char **to,
 		to[(*n_to)++] = optarg;
 		return 0;
 	case O_PORT:
-		if (parse_u64(optarg, &v) || v < 1 || v > 65535 - ROLE_MAX_LANES)
+		if (parse_u64(optarg, &v) || v < 1 ||
+		    v > 65535 - ROLE_MAX_LANES)
 			return bad("--port", optarg);
 		o->port = (uint16_t)v;
 		return 0;
@@ -352,7 +372,8 @@ static int parse_one(int c, struct shell_opts *o, const char **to,
 static int check(struct shell_opts *o, const char **to, size_t n_to)
 {
 	if (o->role != SHELL_RELAY && !o->trace_path == !o->map) {
-		fprintf(stderr, "reckon-agent: give --trace FILE or --map NAME\n");
+		fprintf(stderr,
+			"reckon-agent: give --trace FILE or --map NAME\n");
 		return -EINVAL;
 	}
 	if (o->role != SHELL_OBSERVER && n_to == 0) {
@@ -382,8 +403,8 @@ static void pick_entities(struct shell_opts *o, const struct role_truth *tr)
 {
 	if (!o->players || o->n_entities)
 		return;
-	for (size_t i = 0; i < tr->n_entities && o->n_entities <
-	     SHELL_MAX_ENTITIES; i++)
+	for (size_t i = 0;
+	     i < tr->n_entities && o->n_entities < SHELL_MAX_ENTITIES; i++)
 		if ((int)(i % (size_t)o->players) == o->player_index)
 			o->entities[o->n_entities++] = tr->entities[i];
 }
@@ -392,6 +413,7 @@ static int run_role(enum shell_role role, const char *name, int argc,
 		    char *argv[])
 {
 	static struct shell_opts o;
+	int64_t entry = shell_now_ns();
 	const char *to[SHELL_MAX_DEST];
 	size_t n_to = 0;
 	struct role_truth tr;
@@ -417,6 +439,12 @@ static int run_role(enum shell_role role, const char *name, int argc,
 			return usage(name);
 	if (optind != argc + 1 || check(&o, to, n_to))
 		return usage(name);
+	/* no common start given: one second after this process started,
+	 * before the trace is built, so agents started together agree */
+	if (!o.start_set) {
+		o.start_ns = entry + 1000000000;
+		o.start_set = 1;
+	}
 	if (role == SHELL_RELAY)
 		return shell_run(&o, NULL);
 	if (shell_load_trace(&o, &t))
@@ -424,14 +452,22 @@ static int run_role(enum shell_role role, const char *name, int argc,
 	rc = role_truth_build(&t, NULL, &tr);
 	trace_free(&t);
 	if (rc) {
-		fprintf(stderr, "reckon-agent: the trace has no usable paths: %s\n",
+		fprintf(stderr,
+			"reckon-agent: the trace has no usable paths: %s\n",
 			strerror(-rc));
 		return 1;
 	}
+	if (tr.set.n_paths == 0)
+		fprintf(stderr,
+			"reckon-agent %s: warning: no path of the trace "
+			"lasts %.0f s; nothing to play or measure\n",
+			o.host, tr.opts.min_duration);
 	pick_entities(&o, &tr);
 	if (o.players && !o.n_entities)
-		fprintf(stderr, "reckon-agent %s: no entity for player %d of "
-				"%d\n", o.host, o.player_index, o.players);
+		fprintf(stderr,
+			"reckon-agent %s: no entity for player %d of "
+			"%d\n",
+			o.host, o.player_index, o.players);
 	rc = shell_run(&o, &tr);
 	role_truth_free(&tr);
 	return rc;

@@ -28,18 +28,28 @@
 
 static int usage(void)
 {
-	fprintf(stderr,
-		"usage: reckon-agent trace gen --map M [--bots N] [--duration S] "
-		"[--seed S] [--tick-hz H] -o FILE [--events FILE]\n"
-		"       reckon-agent trace check FILE [--map M] [--max-speed U]\n"
-		"       reckon-agent trace stats FILE [--events FILE] [--json]\n"
-		"       reckon-agent trace import --map-columns t=COL,x=COL,... "
-		"[--time-unit s|ms|us|ns] [--scale K] IN -o OUT\n"
-		"       reckon-agent trace map-svg MAP -o FILE.svg [--trace FILE "
-		"--entities N --seconds S]\n"
-		"       reckon-agent trace map-check MAP\n"
+	static const char *const lines[] = {
+		"usage: reckon-agent trace gen --map M [--bots N] "
+		"[--duration S] [--seed S]",
+		"           [--tick-hz H] -o FILE [--events FILE]",
+		"       reckon-agent trace check FILE [--map M] "
+		"[--max-speed U] [--radius R]",
+		"       reckon-agent trace stats FILE [--events FILE | "
+		"--no-events] [--json]",
+		"       reckon-agent trace import --map-columns "
+		"FIELD=COLUMN,... [--time-unit s|ms|us|ns]",
+		"           [--tick-ms P] [--scale K] [--map NAME] IN -o OUT",
+		"       reckon-agent trace map-svg MAP -o FILE.svg "
+		"[--trace FILE --entities N --seconds S]",
+		"       reckon-agent trace map-check MAP",
 		"M is a map name from scenarios/maps (or $RECKON_MAP_DIR) or a "
-		"path to a .map file.\n");
+		"path to a .map file;",
+		"FIELD is one of t entity team alive x y z vx vy vz yaw health "
+		"armor ammo.",
+	};
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		fprintf(stderr, "%s\n", lines[i]);
 	return 2;
 }
 
@@ -143,14 +153,14 @@ static void events_name(const char *out, char *buf, size_t len)
 static int cmd_gen(int argc, char *argv[])
 {
 	static const struct option opts[] = {
-		{ "map", required_argument, NULL, 'm' },
-		{ "bots", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "tick-hz", required_argument, NULL, 'h' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "events", required_argument, NULL, 'e' },
-		{ NULL, 0, NULL, 0 },
+		{"map", required_argument, NULL, 'm'},
+		{"bots", required_argument, NULL, 'n'},
+		{"duration", required_argument, NULL, 'd'},
+		{"seed", required_argument, NULL, 's'},
+		{"tick-hz", required_argument, NULL, 'h'},
+		{"output", required_argument, NULL, 'o'},
+		{"events", required_argument, NULL, 'e'},
+		{NULL, 0, NULL, 0},
 	};
 	struct sim_config c;
 	const char *mapname = NULL, *out = NULL, *evout = NULL;
@@ -172,9 +182,12 @@ static int cmd_gen(int argc, char *argv[])
 			mapname = optarg;
 			break;
 		case 'n':
-			if (parse_u64(optarg, &v) || v < 1 || v > SIM_MAX_BOTS) {
-				fprintf(stderr, "trace gen: --bots must be "
-						"1..%d\n", SIM_MAX_BOTS);
+			if (parse_u64(optarg, &v) || v < 1 ||
+			    v > SIM_MAX_BOTS) {
+				fprintf(stderr,
+					"trace gen: --bots must be "
+					"1..%d\n",
+					SIM_MAX_BOTS);
 				return 2;
 			}
 			c.nbots = (int)v;
@@ -253,8 +266,9 @@ static int cmd_gen(int argc, char *argv[])
 			goto fail;
 		}
 	}
-	fprintf(stderr, "trace gen: %s: %zu samples, %zu events (%s, %d bots, "
-			"%.0f s, seed %" PRIu64 ")\n",
+	fprintf(stderr,
+		"trace gen: %s: %zu samples, %zu events (%s, %d bots, "
+		"%.0f s, seed %" PRIu64 ")\n",
 		out, t.n, ev.n, m.name, c.nbots, c.duration_s, c.seed);
 	trace_free(&t);
 	trace_events_free(&ev);
@@ -267,8 +281,8 @@ fail:
 	return 1;
 }
 
-static int read_trace_file(const char *path, struct trace *t,
-			   uint32_t **lines, unsigned flags)
+static int read_trace_file(const char *path, struct trace *t, uint32_t **lines,
+			   unsigned flags)
 {
 	char err[256];
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
@@ -291,15 +305,15 @@ static int read_trace_file(const char *path, struct trace *t,
 static int cmd_map_svg(int argc, char *argv[])
 {
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "trace", required_argument, NULL, 't' },
-		{ "entities", required_argument, NULL, 'n' },
-		{ "seconds", required_argument, NULL, 's' },
-		{ "width", required_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 },
+		{"output", required_argument, NULL, 'o'},
+		{"trace", required_argument, NULL, 't'},
+		{"entities", required_argument, NULL, 'n'},
+		{"seconds", required_argument, NULL, 's'},
+		{"width", required_argument, NULL, 'w'},
+		{NULL, 0, NULL, 0},
 	};
-	struct map_svg_opts o = { .width_px = 900, .max_entities = 4,
-				  .seconds = 60 };
+	struct map_svg_opts o = {
+		.width_px = 900, .max_entities = 4, .seconds = 60};
 	const char *out = NULL, *tpath = NULL;
 	struct trace t;
 	struct map m;
@@ -381,8 +395,7 @@ static int cmd_map_check(int argc, char *argv[])
 	       m.h * m.cell, floor);
 	printf("teams %d, spawns %d, objectives %d, items %d, waypoints %d, "
 	       "routes %d\n",
-	       m.nteams, m.nspawns, m.nobj, m.nitems, m.nwaypoints,
-	       m.nroutes);
+	       m.nteams, m.nspawns, m.nobj, m.nitems, m.nwaypoints, m.nroutes);
 	map_free(&m);
 	return 0;
 }
@@ -390,10 +403,10 @@ static int cmd_map_check(int argc, char *argv[])
 static int cmd_check(int argc, char *argv[])
 {
 	static const struct option opts[] = {
-		{ "map", required_argument, NULL, 'm' },
-		{ "max-speed", required_argument, NULL, 'v' },
-		{ "radius", required_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 },
+		{"map", required_argument, NULL, 'm'},
+		{"max-speed", required_argument, NULL, 'v'},
+		{"radius", required_argument, NULL, 'r'},
+		{NULL, 0, NULL, 0},
 	};
 	struct trace_check_opts o;
 	struct trace_problem probs[20];
@@ -441,8 +454,8 @@ static int cmd_check(int argc, char *argv[])
 		fprintf(stderr, "%s:%u: %s\n", argv[optind], probs[i].line,
 			probs[i].what);
 	if (n > 20)
-		fprintf(stderr, "%s: ... and %zu more problems\n",
-			argv[optind], n - 20);
+		fprintf(stderr, "%s: ... and %zu more problems\n", argv[optind],
+			n - 20);
 	printf("%s: %zu samples, %zu problems%s\n", argv[optind], t.n, n,
 	       mapname ? "" : " (no --map: wall check skipped)");
 	free(lines);
@@ -452,8 +465,8 @@ static int cmd_check(int argc, char *argv[])
 	return n ? 1 : 0;
 }
 
-static void print_dist(const char *name, const char *unit,
-		       const struct dist *d, int json, int last)
+static void print_dist(const char *name, const char *unit, const struct dist *d,
+		       int json, int last)
 {
 	if (json)
 		printf("  \"%s\": {\"n\": %zu, \"mean\": %.3f, \"p10\": %.3f, "
@@ -468,13 +481,30 @@ static void print_dist(const char *name, const char *unit,
 		       d->max, unit);
 }
 
+/* Print s as a JSON string literal. */
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
 static int cmd_stats(int argc, char *argv[])
 {
 	static const struct option opts[] = {
-		{ "events", required_argument, NULL, 'e' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "no-events", no_argument, NULL, 'N' },
-		{ NULL, 0, NULL, 0 },
+		{"events", required_argument, NULL, 'e'},
+		{"json", no_argument, NULL, 'j'},
+		{"no-events", no_argument, NULL, 'N'},
+		{NULL, 0, NULL, 0},
 	};
 	struct trace_stats_opts o;
 	struct trace_stats st;
@@ -537,16 +567,25 @@ static int cmd_stats(int argc, char *argv[])
 		goto out;
 	}
 	if (json) {
-		printf("{\n  \"trace\": \"%s\", \"map\": \"%s\", \"seed\": "
-		       "%" PRIu64 ", \"entities\": %zu, \"samples\": %zu, "
-		       "\"duration_s\": %.3f,\n",
-		       argv[optind], t.map, t.seed, st.entities, st.samples,
-		       st.duration_s);
+		char fight[32];
+
+		printf("{\n  \"trace\": ");
+		json_string(argv[optind]);
+		printf(", \"map\": ");
+		json_string(t.map);
+		printf(", \"seed\": %" PRIu64 ", \"entities\": %zu, "
+		       "\"samples\": %zu, \"duration_s\": %.3f,\n",
+		       t.seed, st.entities, st.samples, st.duration_s);
+		if (have_ev)
+			snprintf(fight, sizeof(fight), "%.4f",
+				 st.frac_fighting);
+		else
+			snprintf(fight, sizeof(fight), "null");
 		printf("  \"frac_moving\": %.4f, \"frac_stopped\": %.4f, "
-		       "\"frac_fighting\": %s%.4f, \"frac_walk\": %.4f, "
+		       "\"frac_fighting\": %s, \"frac_walk\": %.4f, "
 		       "\"frac_crouch\": %.4f,\n",
-		       st.frac_moving, st.frac_stopped, "", st.frac_fighting,
-		       st.frac_walk, st.frac_crouch);
+		       st.frac_moving, st.frac_stopped, fight, st.frac_walk,
+		       st.frac_crouch);
 		printf("  \"speed_hist_25\": [");
 		for (int i = 0; i < TRACE_STATS_SPEED_BINS; i++)
 			printf("%s%.4f", i ? ", " : "", st.speed_hist[i]);
@@ -577,8 +616,8 @@ static int cmd_stats(int argc, char *argv[])
 			printf(" %.1f", 100 * st.speed_hist[i]);
 		printf("\n");
 		print_dist("turn rate (view)", "deg/s", &st.turn_view, 0, 0);
-		print_dist("turn rate (heading)", "deg/s", &st.turn_heading,
-			   0, 0);
+		print_dist("turn rate (heading)", "deg/s", &st.turn_heading, 0,
+			   0);
 		print_dist("path duration", "s", &st.path_s, 0, 0);
 		print_dist("segment length", "u", &st.seg_len, 0, 0);
 		print_dist("segment duration", "s", &st.seg_s, 0, 0);
@@ -592,13 +631,13 @@ out:
 static int cmd_import(int argc, char *argv[])
 {
 	static const struct option opts[] = {
-		{ "map-columns", required_argument, NULL, 'c' },
-		{ "time-unit", required_argument, NULL, 'u' },
-		{ "scale", required_argument, NULL, 'k' },
-		{ "tick-ms", required_argument, NULL, 'p' },
-		{ "map", required_argument, NULL, 'm' },
-		{ "output", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
+		{"map-columns", required_argument, NULL, 'c'},
+		{"time-unit", required_argument, NULL, 'u'},
+		{"scale", required_argument, NULL, 'k'},
+		{"tick-ms", required_argument, NULL, 'p'},
+		{"map", required_argument, NULL, 'm'},
+		{"output", required_argument, NULL, 'o'},
+		{NULL, 0, NULL, 0},
 	};
 	struct trace_import_opts o;
 	struct trace_import_report rep;
@@ -672,8 +711,7 @@ static int cmd_import(int argc, char *argv[])
 			rep.first_bad_line[i], rep.first_bad_why[i]);
 	f = fopen(out, "w");
 	if (!f) {
-		fprintf(stderr, "trace import: %s: %s\n", out,
-			strerror(errno));
+		fprintf(stderr, "trace import: %s: %s\n", out, strerror(errno));
 		trace_free(&t);
 		return 1;
 	}

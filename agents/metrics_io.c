@@ -106,10 +106,9 @@ int rejects_write(const struct shell_opts *o,
 	for (size_t l = 0; l < n_lanes; l++) {
 		for (int v = 0; v < RECKON_ESPDU_NVERDICTS; v++)
 			fprintf(f, "%s,%zu,%s,%" PRIu64 "\n", o->host, l,
-				reckon_espdu_verdict_name(v),
-				per_lane[l].n[v]);
-		fprintf(f, "%s,%zu,not-reckon-update,%" PRIu64 "\n", o->host,
-			l, foreign ? foreign[l] : 0);
+				reckon_espdu_verdict_name(v), per_lane[l].n[v]);
+		fprintf(f, "%s,%zu,not-reckon-update,%" PRIu64 "\n", o->host, l,
+			foreign ? foreign[l] : 0);
 	}
 	return close_rename(f, tmp, path);
 }

@@ -36,6 +36,9 @@ struct shell {
 	struct role_relay rl;
 	int64_t t0;
 	int ending; /* observer: frames done, lingering */
+	int64_t due;		     /* relative time the timer was armed for */
+	int64_t late_sum, late_max; /* timer lateness, ns */
+	uint64_t wakeups;
 	int status;
 	uint64_t send_errors;
 	uint8_t buf[65536];
@@ -59,6 +62,7 @@ static void arm_at(struct shell *sh, int64_t rel)
 	int64_t d = rel - rel_now(sh);
 	struct timeval tv;
 
+	sh->due = rel;
 	if (d < 0)
 		d = 0;
 	tv.tv_sec = (time_t)(d / 1000000000);
@@ -92,7 +96,7 @@ static int write_rows(struct shell *sh, const char *role, size_t n,
 		      const void *m)
 {
 	struct role_metrics *rows = calloc(n ? n : 1, sizeof(*rows));
-	struct metrics_table t = { sh->o, role, rows, n, covered_s(sh) };
+	struct metrics_table t = {sh->o, role, rows, n, covered_s(sh)};
 	int err = rows ? 0 : -ENOMEM;
 
 	for (size_t i = 0; !err && i < n; i++)
@@ -129,7 +133,7 @@ static int get_relay(const void *m, size_t i, struct role_metrics *out)
 static void finish(struct shell *sh)
 {
 	struct reckon_espdu_counters c[ROLE_MAX_LANES];
-	uint64_t foreign[ROLE_MAX_LANES] = { 0 };
+	uint64_t foreign[ROLE_MAX_LANES] = {0};
 	const struct shell_opts *o = sh->o;
 	int err = 0;
 
@@ -157,6 +161,13 @@ static void finish(struct shell *sh)
 			o->host, o->run_dir, strerror(-err));
 		sh->status = 1;
 	}
+	if (sh->wakeups)
+		fprintf(stderr,
+			"reckon-agent %s: %" PRIu64 " wake-ups, timer lateness "
+			"mean %.1f us, max %.1f us\n",
+			o->host, sh->wakeups,
+			(double)sh->late_sum / (double)sh->wakeups / 1e3,
+			(double)sh->late_max / 1e3);
 	if (sh->send_errors)
 		fprintf(stderr, "reckon-agent %s: %" PRIu64 " sends failed\n",
 			o->host, sh->send_errors);
@@ -178,6 +189,12 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	if (now > sh->due) {
+		sh->late_sum += now - sh->due;
+		if (now - sh->due > sh->late_max)
+			sh->late_max = now - sh->due;
+	}
+	sh->wakeups++;
 	if (sh->pl) {
 		err = role_player_advance(sh->pl, now, emit_udp, sh);
 		next = role_player_next(sh->pl);
@@ -234,8 +251,8 @@ static int open_sockets(struct shell *sh)
 	const struct shell_opts *o = sh->o;
 
 	for (size_t l = 0; l < o->n_lanes; l++) {
-		struct sockaddr_in a = { .sin_family = AF_INET,
-					 .sin_addr = o->bind };
+		struct sockaddr_in a = {.sin_family = AF_INET,
+					.sin_addr = o->bind};
 		int rcvbuf = 1 << 20;
 
 		sh->fd[l] = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
@@ -273,7 +290,7 @@ static int make_machine(struct shell *sh)
 			.n_lanes = o->n_lanes,
 			.n_dest = o->n_dest,
 			.entities = o->n_entities || o->players ? o->entities
-							    : NULL,
+								: NULL,
 			.n_entities = o->n_entities,
 		};
 

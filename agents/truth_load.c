@@ -20,8 +20,8 @@
 static FILE *find_map(const char *name, char *path, size_t plen)
 {
 	char exe[PATH_MAX];
-	const char *rel[] = { "/../scenarios/maps", "/../../scenarios/maps",
-			      "/../share/reckon/maps" };
+	const char *rel[] = {"/../scenarios/maps", "/../../scenarios/maps",
+			     "/../share/reckon/maps"};
 	ssize_t n;
 	FILE *f;
 

@@ -120,8 +120,8 @@ int scenario_expand(const struct scenario *sc, const struct sc_host *h,
 /* Index of a host by name, or -1. */
 int scenario_host(const struct scenario *sc, const char *name);
 
-/* The spec of the directed link src->dst; NULL when the pair has no
- * [link] section (traffic between them passes unimpaired). */
+/* The spec of the directed link src->dst; NULL when the pair has neither
+ * a [link] section nor a [defaults] link (traffic passes unimpaired). */
 const struct netem_spec *scenario_link_spec(const struct scenario *sc,
 					    unsigned src, unsigned dst);
 

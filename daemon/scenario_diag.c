@@ -63,6 +63,10 @@ int sc_diag_add(struct sc_diag *d, int line, const char *fmt, ...)
 	va_end(ap);
 	if (rc < 0)
 		return -ENOMEM;
+	/* Text from a broken file must not drive the terminal. */
+	for (char *p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	rc = diag_push(d, line, msg);
 	if (rc < 0)
 		free(msg);

@@ -198,6 +198,17 @@ int sc_lines_scan(FILE *f, const char *path, struct sc_lines *out,
 			problems++;
 			continue;
 		}
+		if (lineno == 1 && n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+			rc = sc_diag_add(d, lineno, "%s:1: the file starts with "
+					 "a UTF-8 byte-order mark, which "
+					 "iniparser cannot read; remove it",
+					 path);
+			if (rc < 0)
+				goto out;
+			problems++;
+			memmove(buf, buf + 3, (size_t)n - 2);
+			n -= 3;
+		}
 		/* Strip the newline and trailing blanks, as iniparser does. */
 		while (n > 0 && isspace((unsigned char)buf[n - 1]))
 			buf[--n] = '\0';

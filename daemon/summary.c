@@ -120,8 +120,15 @@ int summary_ci95(const double *x, size_t n, double *mean, double *half)
 /* ---- reading metrics ---- */
 
 enum fig {
-	F_UPS, F_BPS, F_DELIVERY, F_ERR_MEAN, F_ERR_P50, F_ERR_P95, F_ERR_MAX,
-	F_OVER, F_N
+	F_UPS,
+	F_BPS,
+	F_DELIVERY,
+	F_ERR_MEAN,
+	F_ERR_P50,
+	F_ERR_P95,
+	F_ERR_MAX,
+	F_OVER,
+	F_N
 };
 
 static const char *const fig_name[F_N] = {
@@ -151,14 +158,28 @@ struct agg {
 };
 
 enum col {
-	C_ROLE, C_COND, C_PRED, C_PARAMS, C_SENT, C_DGRAMS, C_BYTES, C_RECV,
-	C_FRAMES, C_ERR_MEAN, C_P50, C_P95, C_MAX, C_OVER, C_DUR, C_N
+	C_ROLE,
+	C_COND,
+	C_PRED,
+	C_PARAMS,
+	C_SENT,
+	C_DGRAMS,
+	C_BYTES,
+	C_RECV,
+	C_FRAMES,
+	C_ERR_MEAN,
+	C_P50,
+	C_P95,
+	C_MAX,
+	C_OVER,
+	C_DUR,
+	C_N
 };
 
 static const char *const col_name[C_N] = {
-	"role",	    "condition", "predictor", "params", "sent",
+	"role",	     "condition",  "predictor", "params", "sent",
 	"datagrams", "bytes_sent", "received",	"frames", "err_mean",
-	"err_p50",  "err_p95",	 "err_max",   "over_s", "duration_s",
+	"err_p50",   "err_p95",	   "err_max",	"over_s", "duration_s",
 };
 
 #define MAX_FIELDS 64
@@ -202,8 +223,7 @@ static struct rep_acc *acc_for(struct agg *a, char **f, const int *ci,
 
 	if (strlen(f[ci[C_PRED]]) >= sizeof(g->predictor) ||
 	    strlen(f[ci[C_PARAMS]]) >= sizeof(g->params) ||
-	    strlen(f[ci[C_COND]]) >= sizeof(g->condition) ||
-	    !*f[ci[C_PRED]])
+	    strlen(f[ci[C_COND]]) >= sizeof(g->condition) || !*f[ci[C_PRED]])
 		return NULL;
 	for (size_t i = 0; i < a->n_g && !g; i++)
 		if (!strcmp(a->g[i].predictor, f[ci[C_PRED]]) &&
@@ -561,7 +581,7 @@ static void agg_free(struct agg *a)
 
 int summary_write(const char *run_dir, unsigned repetitions, FILE *table_out)
 {
-	struct agg a = { 0 };
+	struct agg a = {0};
 	struct row_out *rows = NULL;
 	char dir[PATH_MAX];
 	int err = 0;

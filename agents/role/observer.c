@@ -123,8 +123,8 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 
 	if (!o || lane >= o->n_lanes)
 		return -EINVAL;
-	if (reckon_espdu_decode_counted(buf, len, &pdu,
-					&o->verdicts[lane]) != RECKON_ESPDU_OK)
+	if (reckon_espdu_decode_counted(buf, len, &pdu, &o->verdicts[lane]) !=
+	    RECKON_ESPDU_OK)
 		return -EBADMSG;
 	if (role_espdu_to_update(&pdu, &u, &model) || model != o->model[lane] ||
 	    (e = role_truth_entity_index(o->tr, u.entity)) < 0) {
@@ -183,7 +183,7 @@ static int frame_path(struct role_observer *o, size_t i)
 	const struct replay_path *rp = &o->tr->set.path[i];
 	size_t e = (size_t)role_truth_entity_index(o->tr, rp->entity);
 	const struct trace_sample *s = &rp->s[o->k[i]];
-	double truth[3] = { s->x, s->y, s->z };
+	double truth[3] = {s->x, s->y, s->z};
 	int64_t t = role_truth_time(o->tr, i, o->k[i]);
 
 	for (size_t l = 0; l < o->n_lanes; l++) {

@@ -22,11 +22,11 @@ struct role_player {
 	uint8_t exercise;
 	size_t *paths; /* indices of played paths, ascending */
 	size_t n_paths;
-	size_t *k;     /* next sample of each played path */
+	size_t *k;		     /* next sample of each played path */
 	struct predict_sender **snd; /* n_paths x n_lanes */
-	uint32_t *ents; /* played entities, ascending */
+	uint32_t *ents;		     /* played entities, ascending */
 	size_t n_ents;
-	uint32_t *seq;  /* n_ents x n_lanes update numbers */
+	uint32_t *seq;		/* n_ents x n_lanes update numbers */
 	struct role_metrics *m; /* n_ents x n_lanes */
 	int64_t next;
 	uint8_t buf[RECKON_ESPDU_MAX_LEN];
@@ -59,7 +59,8 @@ static int64_t compute_next(const struct role_player *p)
 		const struct replay_path *rp = &p->tr->set.path[p->paths[i]];
 
 		if (p->k[i] < rp->n) {
-			int64_t ti = role_truth_time(p->tr, p->paths[i], p->k[i]);
+			int64_t ti =
+				role_truth_time(p->tr, p->paths[i], p->k[i]);
 
 			if (ti < t)
 				t = ti;
@@ -170,9 +171,10 @@ static int send_update(struct role_player *p, size_t e, size_t l,
 	if (u->reason == PREDICT_REASON_INIT)
 		m->sent_init++;
 	for (uint16_t d = 0; d < p->n_dest; d++) {
-		struct role_dgram dg = {
-			.dest = d, .lane = (uint16_t)l, .len = len, .buf = p->buf
-		};
+		struct role_dgram dg = {.dest = d,
+					.lane = (uint16_t)l,
+					.len = len,
+					.buf = p->buf};
 
 		err = emit(arg, &dg);
 		if (err < 0)

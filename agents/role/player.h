@@ -19,18 +19,19 @@
 struct role_player_cfg {
 	const struct role_truth *truth; /* must outlive the player */
 	const struct predict_params *lanes;
-	size_t n_lanes;	   /* 1..ROLE_MAX_LANES */
-	uint16_t n_dest;   /* >= 1 */
+	size_t n_lanes;		  /* 1..ROLE_MAX_LANES */
+	uint16_t n_dest;	  /* >= 1 */
 	const uint32_t *entities; /* entities this player plays; NULL: all */
 	size_t n_entities;
-	uint8_t exercise;  /* DIS exercise id, 0 means 1 */
+	uint8_t exercise; /* DIS exercise id, 0 means 1 */
 };
 
 struct role_player;
 
 /* -EINVAL bad config (entity not in the truth, lane predictor without a
  * wire model id), -ENOMEM. */
-int role_player_new(const struct role_player_cfg *cfg, struct role_player **out);
+int role_player_new(const struct role_player_cfg *cfg,
+		    struct role_player **out);
 void role_player_free(struct role_player *p);
 
 /* Relative time of the next tick to play; INT64_MAX when done. */

@@ -34,8 +34,7 @@ int role_relay_recv(struct role_relay *r, uint16_t lane, const void *buf,
 	r->forwarded[lane]++;
 	for (uint16_t d = 0; d < r->n_dest; d++) {
 		struct role_dgram dg = {
-			.dest = d, .lane = lane, .len = len, .buf = buf
-		};
+			.dest = d, .lane = lane, .len = len, .buf = buf};
 
 		err = emit(arg, &dg);
 		if (err < 0)

@@ -45,16 +45,16 @@ struct role_metrics {
 	uint64_t datagrams;  /* datagrams emitted (updates x destinations) */
 	uint64_t bytes_sent; /* UDP payload octets emitted */
 	/* receiver */
-	uint64_t received;   /* datagrams accepted by the decoder */
+	uint64_t received; /* datagrams accepted by the decoder */
 	uint64_t bytes_received;
-	uint64_t applied;    /* taken by the predictor's receiver */
-	uint64_t stale;	     /* older than the newest applied (-ESTALE) */
-	uint64_t rejected;   /* refused by the receiver (-EINVAL) */
-	uint64_t unmatched;  /* no living path of the entity at that time */
-	uint64_t frames;     /* frames with an estimate (error sampled) */
+	uint64_t applied;      /* taken by the predictor's receiver */
+	uint64_t stale;	       /* older than the newest applied (-ESTALE) */
+	uint64_t rejected;     /* refused by the receiver (-EINVAL) */
+	uint64_t unmatched;    /* no living path of the entity at that time */
+	uint64_t frames;       /* frames with an estimate (error sampled) */
 	uint64_t frames_blind; /* frames before the path's first update */
 	double err_mean, err_p50, err_p95, err_max; /* game units */
-	double over_s;	     /* seconds with error > threshold */
+	double over_s; /* seconds with error > threshold */
 };
 
 #endif

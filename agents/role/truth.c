@@ -24,7 +24,8 @@ uint8_t role_model_id(const struct predictor *p)
 	return 0;
 }
 
-static int trend_copy(struct predict_trend *dst, const struct predict_trend *src)
+static int trend_copy(struct predict_trend *dst,
+		      const struct predict_trend *src)
 {
 	size_t cells = (size_t)src->nx * (size_t)src->ny;
 	int err = predict_trend_init(dst, src->x0, src->y0, src->x1, src->y1,

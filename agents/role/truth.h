@@ -24,10 +24,10 @@ struct role_truth {
 	struct replay_opts opts;
 	int64_t origin_ns; /* t_ns of the trace's first sample */
 	int64_t tick_ns;
-	int64_t end_ns;	   /* relative time just after the last tick */
+	int64_t end_ns; /* relative time just after the last tick */
 	struct predict_trend *trend; /* one per path */
 	struct predict_ctx *ctx;     /* one per path, points into trend */
-	uint32_t *entities;	     /* distinct entities of the paths, sorted */
+	uint32_t *entities; /* distinct entities of the paths, sorted */
 	size_t n_entities;
 };
 

@@ -15,9 +15,9 @@ int role_update_to_espdu(const struct predict_update *u, uint8_t model,
 {
 	struct reckon_espdu p;
 
-	if (!u || !out || u->t_ns < 0 || u->entity > ROLE_ENTITY_MAX || model == 0 || u->drm < 1 ||
-	    u->drm > 9 || u->blob_len > PREDICT_BLOB_MAX ||
-	    u->reason >= PREDICT_REASON_COUNT)
+	if (!u || !out || u->t_ns < 0 || u->entity > ROLE_ENTITY_MAX ||
+	    model == 0 || u->drm < 1 || u->drm > 9 ||
+	    u->blob_len > PREDICT_BLOB_MAX || u->reason >= PREDICT_REASON_COUNT)
 		return -EINVAL;
 	reckon_espdu_init(&p);
 	p.send_ns = (uint64_t)u->t_ns;
@@ -26,12 +26,12 @@ int role_update_to_espdu(const struct predict_update *u, uint8_t model,
 	p.id.application = ROLE_APP;
 	p.id.entity = (uint16_t)(u->entity + 1);
 	p.force = u->team;
-	p.pos = (struct reckon_vec3){ u->pos[0], u->pos[1], u->pos[2] };
-	p.vel = (struct reckon_vec3){ u->vel[0], u->vel[1], u->vel[2] };
-	p.acc = (struct reckon_vec3){ u->acc[0], u->acc[1], u->acc[2] };
-	p.angvel = (struct reckon_vec3){ u->angvel[0], u->angvel[1],
-					 u->angvel[2] };
-	p.ori = (struct reckon_euler){ u->ori[0], u->ori[1], u->ori[2] };
+	p.pos = (struct reckon_vec3){u->pos[0], u->pos[1], u->pos[2]};
+	p.vel = (struct reckon_vec3){u->vel[0], u->vel[1], u->vel[2]};
+	p.acc = (struct reckon_vec3){u->acc[0], u->acc[1], u->acc[2]};
+	p.angvel =
+		(struct reckon_vec3){u->angvel[0], u->angvel[1], u->angvel[2]};
+	p.ori = (struct reckon_euler){u->ori[0], u->ori[1], u->ori[2]};
 	p.dr_alg = u->drm;
 	p.model = model;
 	p.blob_len = (uint8_t)(1 + u->blob_len);
@@ -41,8 +41,8 @@ int role_update_to_espdu(const struct predict_update *u, uint8_t model,
 	return 0;
 }
 
-int role_espdu_to_update(const struct reckon_espdu *p, struct predict_update *out,
-			 uint8_t *model)
+int role_espdu_to_update(const struct reckon_espdu *p,
+			 struct predict_update *out, uint8_t *model)
 {
 	struct predict_update u;
 

@@ -29,7 +29,7 @@ int role_update_to_espdu(const struct predict_update *u, uint8_t model,
 /* The reverse, for a PDU the decoder accepted. -EPROTO: not a reckon
  * update (site/application, no model, blob shape, send time beyond
  * INT64_MAX). *out and *model written only on success. */
-int role_espdu_to_update(const struct reckon_espdu *p, struct predict_update *out,
-			 uint8_t *model);
+int role_espdu_to_update(const struct reckon_espdu *p,
+			 struct predict_update *out, uint8_t *model);
 
 #endif

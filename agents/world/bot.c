@@ -186,7 +186,8 @@ static void fire(struct sim *s, struct bot *b, struct bot *o, double aim)
 		int dmg;
 
 		if (s->m->mode == MAP_DEATHMATCH)
-			dmg = 7; /* Quake III machine gun in deathmatch; no headshots */
+			dmg = 7; /* Quake III machine gun in deathmatch; no
+				    headshots */
 		else
 			dmg = wrng_uniform(&b->rng) < 0.15 * b->p.accuracy
 				      ? 120 /* head */
@@ -214,8 +215,7 @@ static void combat(struct sim *s, struct bot *b, double *wx, double *wy,
 	*wx = *wy = 0;
 	*ws = mp->max_speed;
 	b->stance = TRACE_STAND;
-	if (b->goal == G_PEEK && s->t - b->seen_since > 0.8 &&
-	    b->peeks < 2) {
+	if (b->goal == G_PEEK && s->t - b->seen_since > 0.8 && b->peeks < 2) {
 		/* seen enough: duck back */
 		if (botnav_find_cover(s, b, o->b.x, o->b.y, &cx, &cy) == 0 &&
 		    botnav_goto(s, b, cx, cy, G_COVER) == 0) {
@@ -255,7 +255,8 @@ static void combat(struct sim *s, struct bot *b, double *wx, double *wy,
 	}
 	switch (b->tac) {
 	case TAC_STRAFE: {
-		double px = -dy / d * b->strafe_dir, py = dx / d * b->strafe_dir;
+		double px = -dy / d * b->strafe_dir,
+		       py = dx / d * b->strafe_dir;
 
 		if (geom_raycast(s->m, b->b.x, b->b.y, px, py, 64) < 48) {
 			b->strafe_dir = -b->strafe_dir;
@@ -330,8 +331,7 @@ static int route_objective(const struct sim *s, int route)
 	return -1;
 }
 
-static void team_centroid(const struct sim *s, int team, double *x,
-			  double *y)
+static void team_centroid(const struct sim *s, int team, double *x, double *y)
 {
 	double sx = 0, sy = 0;
 	int n = 0;
@@ -346,8 +346,8 @@ static void team_centroid(const struct sim *s, int team, double *x,
 	*y = n ? sy / n : s->m->h * s->m->cell / 2;
 }
 
-static void hold_at(struct sim *s, struct bot *b, double x, double y,
-		    double r, double tmin, double tmax)
+static void hold_at(struct sim *s, struct bot *b, double x, double y, double r,
+		    double tmin, double tmax)
 {
 	double hx, hy;
 
@@ -387,8 +387,8 @@ static void defuse_goal(struct sim *s, struct bot *b)
 		const struct map_route *r = &m->routes[b->route];
 
 		if (++b->route_i < r->n) {
-			const struct map_waypoint *w = &m->waypoints[r->wp[
-				b->route_i]];
+			const struct map_waypoint *w =
+				&m->waypoints[r->wp[b->route_i]];
 
 			botnav_goto(s, b, w->x, w->y, G_ROUTE);
 			return;
@@ -396,8 +396,7 @@ static void defuse_goal(struct sim *s, struct bot *b)
 		site = route_objective(s, b->route);
 		if (site < 0)
 			site = s->site;
-		botnav_goto(s, b, m->obj[site].x, m->obj[site].y,
-			    G_OBJECTIVE);
+		botnav_goto(s, b, m->obj[site].x, m->obj[site].y, G_OBJECTIVE);
 		b->route = -1;
 		return;
 	}
@@ -437,8 +436,7 @@ static void defuse_goal(struct sim *s, struct bot *b)
 	} else if (m->nobj) {
 		if (site < 0)
 			site = s->site;
-		botnav_goto(s, b, m->obj[site].x, m->obj[site].y,
-			    G_OBJECTIVE);
+		botnav_goto(s, b, m->obj[site].x, m->obj[site].y, G_OBJECTIVE);
 	}
 }
 
@@ -455,7 +453,8 @@ static void deathmatch_goal(struct sim *s, struct bot *b)
 	else if (b->armor < 50 && wrng_uniform(&b->rng) < 0.6)
 		want = ITEM_ARMOR;
 	for (int i = 0; want >= 0 && i < m->nitems; i++) {
-		double d = hypot(m->items[i].x - b->b.x, m->items[i].y - b->b.y);
+		double d =
+			hypot(m->items[i].x - b->b.x, m->items[i].y - b->b.y);
 
 		if ((int)m->items[i].kind != want || !s->items[i].present)
 			continue;
@@ -472,9 +471,8 @@ static void deathmatch_goal(struct sim *s, struct bot *b)
 		return;
 	}
 	if (m->nwaypoints) {
-		const struct map_waypoint *w =
-			&m->waypoints[wrng_below(&b->rng,
-						 (uint32_t)m->nwaypoints)];
+		const struct map_waypoint *w = &m->waypoints[wrng_below(
+			&b->rng, (uint32_t)m->nwaypoints)];
 
 		botnav_goto(s, b, w->x, w->y, G_ROAM);
 	} else {
@@ -516,9 +514,8 @@ static void loop_pursuer_goal(struct sim *s, struct bot *b)
 	}
 	if (s->loop_route >= 0) {
 		const struct map_route *r = &m->routes[s->loop_route];
-		const struct map_waypoint *w =
-			&m->waypoints[r->wp[wrng_below(&b->rng,
-						       (uint32_t)r->n)]];
+		const struct map_waypoint *w = &m->waypoints[r->wp[wrng_below(
+			&b->rng, (uint32_t)r->n)]];
 
 		botnav_goto(s, b, w->x, w->y, G_ROAM);
 	} else {
@@ -661,8 +658,7 @@ void bot_think(struct sim *s, struct bot *b, double *wx, double *wy,
 	if (b->goal == G_COVER) {
 		if (botnav_follow(s, b, wx, wy) && s->t >= b->cover_until) {
 			if (b->peeks < 2 && b->p.aggression > 0.25) {
-				botnav_goto(s, b, b->peek_x, b->peek_y,
-					    G_PEEK);
+				botnav_goto(s, b, b->peek_x, b->peek_y, G_PEEK);
 			} else {
 				b->goal = G_NONE;
 				b->peeks = 0;
@@ -706,7 +702,7 @@ void bot_think(struct sim *s, struct bot *b, double *wx, double *wy,
 	if (b->goal == G_HOLD && b->npath == 0 && b->target < 0 &&
 	    s->t >= b->aware_until)
 		want_yaw = b->hold_yaw;
-turn: {
+turn : {
 	double d = angdiff(b->yaw, want_yaw), lim = rate * s->dt;
 
 	if (b->stance != TRACE_CROUCH)

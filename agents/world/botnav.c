@@ -76,8 +76,8 @@ int botnav_follow(struct sim *s, struct bot *b, double *wx, double *wy)
 	return 0;
 }
 
-void botnav_random_floor_near(struct sim *s, struct bot *b, double x,
-			      double y, double r, double *ox, double *oy)
+void botnav_random_floor_near(struct sim *s, struct bot *b, double x, double y,
+			      double r, double *ox, double *oy)
 {
 	double rad = s->c->mp.radius + 4;
 
@@ -104,7 +104,7 @@ int botnav_find_cover(struct sim *s, struct bot *b, double ex, double ey,
 	enum { MAXD = 8, SIDE = 2 * MAXD + 1 };
 	int qx[SIDE * SIDE], qy[SIDE * SIDE], dist[SIDE * SIDE];
 	int head = 0, tail = 0, bx, by;
-	static const int ddx[4] = { 1, -1, 0, 0 }, ddy[4] = { 0, 0, 1, -1 };
+	static const int ddx[4] = {1, -1, 0, 0}, ddy[4] = {0, 0, 1, -1};
 
 	map_cell_of(m, b->b.x, b->b.y, &bx, &by);
 	for (int i = 0; i < SIDE * SIDE; i++)

@@ -15,8 +15,8 @@
 
 /* Walk from a to b. Returns 1 if clear; when hit_t is non-NULL the
  * parameter in [0,1] at which the first wall cell is entered. */
-static int walk(const struct map *m, double ax, double ay, double bx,
-		double by, double *hit_t)
+static int walk(const struct map *m, double ax, double ay, double bx, double by,
+		double *hit_t)
 {
 	double c = m->cell;
 	double x0 = ax / c, y0 = ay / c, dx = (bx - ax) / c, dy = (by - ay) / c;
@@ -28,8 +28,8 @@ static int walk(const struct map *m, double ax, double ay, double bx,
 
 	/* outside the grid is wall: an endpoint there is never visible,
 	 * and coordinates stay small enough to convert to int */
-	if (!(x0 >= 0 && x0 < m->w && y0 >= 0 && y0 < m->h) ||
-	    !isfinite(dx) || !isfinite(dy)) {
+	if (!(x0 >= 0 && x0 < m->w && y0 >= 0 && y0 < m->h) || !isfinite(dx) ||
+	    !isfinite(dy)) {
 		if (hit_t)
 			*hit_t = 0;
 		return 0;
@@ -47,10 +47,10 @@ static int walk(const struct map *m, double ax, double ay, double bx,
 	}
 	tdx = sx ? 1.0 / fabs(dx) : INFINITY;
 	tdy = sy ? 1.0 / fabs(dy) : INFINITY;
-	tmx = sx > 0 ? (cx + 1 - x0) * tdx : (sx < 0 ? (x0 - cx) * tdx
-						      : INFINITY);
-	tmy = sy > 0 ? (cy + 1 - y0) * tdy : (sy < 0 ? (y0 - cy) * tdy
-						      : INFINITY);
+	tmx = sx > 0 ? (cx + 1 - x0) * tdx
+		     : (sx < 0 ? (x0 - cx) * tdx : INFINITY);
+	tmy = sy > 0 ? (cy + 1 - y0) * tdy
+		     : (sy < 0 ? (y0 - cy) * tdy : INFINITY);
 	/* a walk crosses at most w + h cells before it leaves the grid,
 	 * and leaving it is hitting a wall */
 	guard = 4 + 2 * ((long)m->w + (long)m->h);
@@ -94,8 +94,8 @@ int geom_los(const struct map *m, double ax, double ay, double bx, double by)
 	return walk(m, ax, ay, bx, by, NULL);
 }
 
-int geom_clear(const struct map *m, double ax, double ay, double bx,
-	       double by, double radius)
+int geom_clear(const struct map *m, double ax, double ay, double bx, double by,
+	       double radius)
 {
 	double dx = bx - ax, dy = by - ay, len = hypot(dx, dy), nx, ny;
 
@@ -143,8 +143,7 @@ int geom_circle_blocked(const struct map *m, double x, double y, double r)
 			/* closest point of the cell's square to the centre */
 			px = fmax(cx * c, fmin(x, (cx + 1) * c));
 			py = fmax(cy * c, fmin(y, (cy + 1) * c));
-			if ((px - x) * (px - x) + (py - y) * (py - y) <
-			    r * r)
+			if ((px - x) * (px - x) + (py - y) * (py - y) < r * r)
 				return 1;
 		}
 	}
@@ -153,8 +152,8 @@ int geom_circle_blocked(const struct map *m, double x, double y, double r)
 
 /* Largest fraction f in [0,1] of the move (dx,dy) that stays clear,
  * found by bisection; 1 when the whole move is clear. */
-static double clear_fraction(const struct map *m, double x, double y,
-			     double dx, double dy, double r)
+static double clear_fraction(const struct map *m, double x, double y, double dx,
+			     double dy, double r)
 {
 	double lo = 0, hi = 1;
 
@@ -171,8 +170,8 @@ static double clear_fraction(const struct map *m, double x, double y,
 	return lo;
 }
 
-void geom_slide(const struct map *m, double *x, double *y, double dx,
-		double dy, double r, int *hitx, int *hity)
+void geom_slide(const struct map *m, double *x, double *y, double dx, double dy,
+		double r, int *hitx, int *hity)
 {
 	/* sub-steps no longer than half the radius, so a thin wall cannot
 	 * be jumped over */

@@ -19,8 +19,8 @@ int geom_los(const struct map *m, double ax, double ay, double bx, double by);
 
 /* LOS for a body of the given radius: the centre line and the two
  * parallel lines offset by +-radius all clear. */
-int geom_clear(const struct map *m, double ax, double ay, double bx,
-	       double by, double radius);
+int geom_clear(const struct map *m, double ax, double ay, double bx, double by,
+	       double radius);
 
 /* Distance along the unit direction (dx, dy) from (x, y) to the first
  * wall, at most maxd; returns maxd when nothing is hit. */
@@ -34,7 +34,7 @@ int geom_circle_blocked(const struct map *m, double x, double y, double r);
  * is moved separately and cut short (by bisection) where it would touch
  * a wall. Never leaves the circle overlapping a wall if it started clear.
  * Sets *hitx / *hity when that axis was blocked. */
-void geom_slide(const struct map *m, double *x, double *y, double dx,
-		double dy, double r, int *hitx, int *hity);
+void geom_slide(const struct map *m, double *x, double *y, double dx, double dy,
+		double r, int *hitx, int *hity);
 
 #endif

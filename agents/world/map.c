@@ -35,14 +35,14 @@ int map_point_blocked(const struct map *m, double x, double y)
 
 const char *map_mode_name(enum map_mode mode)
 {
-	static const char *n[] = { "defuse", "deathmatch", "teams", "loop" };
+	static const char *n[] = {"defuse", "deathmatch", "teams", "loop"};
 
 	return (unsigned)mode < 4 ? n[mode] : "?";
 }
 
 const char *map_item_kind_name(enum map_item_kind k)
 {
-	static const char *n[] = { "health", "armor", "weapon", "ammo" };
+	static const char *n[] = {"health", "armor", "weapon", "ammo"};
 
 	return (unsigned)k < 4 ? n[k] : "?";
 }

@@ -90,6 +90,13 @@ static int parse_num(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
+/* Record why a field failed and return the error code. */
+static int why_err(const char **why, const char *msg, int rc)
+{
+	*why = msg;
+	return rc;
+}
+
 static int is_marker(int c)
 {
 	return isalnum(c);
@@ -119,24 +126,27 @@ static int resolve_pos(const struct map *m, char **tok, int ntok, int *cells,
 			if (m->marks[i] != tok[0][0])
 				continue;
 			if (n == max)
-				return *why = "marker used on too many cells",
-				       -E2BIG;
+				return why_err(why,
+					       "marker used on too many cells",
+					       -E2BIG);
 			cells[n++] = i;
 		}
 		if (n == 0)
-			return *why = "marker letter not found in the grid",
-			       -ENOENT;
+			return why_err(why,
+				       "marker letter not found in the grid",
+				       -ENOENT);
 		return n;
 	}
 	if (ntok == 2 && parse_int(tok[0], 0, m->w - 1, &c) == 0 &&
 	    parse_int(tok[1], 0, m->h - 1, &r) == 0) {
 		cells[0] = (int)(r * m->w + c);
 		if (m->cells[cells[0]] == MAP_WALL)
-			return *why = "position is inside a wall", -EINVAL;
+			return why_err(why, "position is inside a wall",
+				       -EINVAL);
 		return 1;
 	}
-	return *why = "position must be one marker letter or COL ROW",
-	       -EINVAL;
+	return why_err(why, "position must be one marker letter or COL ROW",
+		       -EINVAL);
 }
 
 static void cell_centre(const struct map *m, int idx, double *x, double *y)
@@ -152,7 +162,8 @@ static int parse_grid(struct map *m, struct line *ln, int first, int last)
 	for (int i = first; i < last; i++) {
 		size_t n = strlen(ln[i].s);
 
-		while (n > 0 && (ln[i].s[n - 1] == '\r' || ln[i].s[n - 1] == ' '))
+		while (n > 0 &&
+		       (ln[i].s[n - 1] == '\r' || ln[i].s[n - 1] == ' '))
 			ln[i].s[--n] = '\0';
 		if (n > w)
 			w = n;
@@ -194,8 +205,8 @@ static int apply(struct map *m, char **tok, int nt, int line, char *err,
 			return fail(err, errlen, line, "usage: name NAME");
 		snprintf(m->name, sizeof(m->name), "%s", tok[1]);
 	} else if (strcmp(tok[0], "mode") == 0) {
-		static const char *modes[] = { "defuse", "deathmatch", "teams",
-					       "loop" };
+		static const char *modes[] = {"defuse", "deathmatch", "teams",
+					      "loop"};
 		int k = -1;
 
 		for (int i = 0; nt == 2 && i < 4; i++)
@@ -243,8 +254,8 @@ static int apply(struct map *m, char **tok, int nt, int line, char *err,
 			return fail(err, errlen, line,
 				    "usage: objective NAME POS");
 		if (m->nobj == MAP_MAX_OBJ)
-			return fail(err, errlen, line, "more than %d objectives",
-				    MAP_MAX_OBJ);
+			return fail(err, errlen, line,
+				    "more than %d objectives", MAP_MAX_OBJ);
 		if (map_find_objective(m, tok[1]) >= 0)
 			return fail(err, errlen, line,
 				    "objective '%s' defined twice", tok[1]);
@@ -270,8 +281,8 @@ static int apply(struct map *m, char **tok, int nt, int line, char *err,
 		o->r = r + m->cell / 2;
 		m->nobj++;
 	} else if (strcmp(tok[0], "item") == 0) {
-		static const char *kinds[] = { "health", "armor", "weapon",
-					       "ammo" };
+		static const char *kinds[] = {"health", "armor", "weapon",
+					      "ammo"};
 		int k = -1;
 		long amount;
 

@@ -11,8 +11,8 @@
 
 static const char *team_colour(int team)
 {
-	static const char *c[] = { "#7a7a7a", "#d9822b", "#2b6cd9", "#2ba84a",
-				   "#a82ba0" };
+	static const char *c[] = {"#7a7a7a", "#d9822b", "#2b6cd9", "#2ba84a",
+				  "#a82ba0"};
 
 	return c[team >= 0 && team <= 4 ? team : 0];
 }
@@ -33,10 +33,9 @@ static const char *item_colour(enum map_item_kind k)
 
 static void overlay(FILE *f, const struct map_svg_opts *o, double k)
 {
-	static const char *pal[] = { "#e6194b", "#3cb44b", "#4363d8",
-				     "#f58231", "#911eb4", "#42d4f4",
-				     "#f032e6", "#9a6324", "#800000",
-				     "#000075" };
+	static const char *pal[] = {"#e6194b", "#3cb44b", "#4363d8", "#f58231",
+				    "#911eb4", "#42d4f4", "#f032e6", "#9a6324",
+				    "#800000", "#000075"};
 	const struct trace *t = o->t;
 	int64_t tmax = t->n ? t->s[0].t_ns + (int64_t)(o->seconds * 1e9) : 0;
 	uint32_t ids[16];
@@ -53,8 +52,8 @@ static void overlay(FILE *f, const struct map_svg_opts *o, double k)
 
 			if (s->entity != ids[e])
 				continue;
-			if (!s->alive || (open && hypot(s->x - px, s->y - py) >
-							  100 + 12)) {
+			if (!s->alive ||
+			    (open && hypot(s->x - px, s->y - py) > 100 + 12)) {
 				if (open)
 					fprintf(f, "\"/>\n");
 				open = 0;
@@ -64,7 +63,8 @@ static void overlay(FILE *f, const struct map_svg_opts *o, double k)
 			if (!open) {
 				fprintf(f,
 					"<path fill=\"none\" stroke=\"%s\" "
-					"stroke-width=\"1.5\" stroke-opacity=\"0.8\" "
+					"stroke-width=\"1.5\" "
+					"stroke-opacity=\"0.8\" "
 					"d=\"M",
 					pal[e % 10]);
 				open = 1;
@@ -94,8 +94,9 @@ int map_svg_write(FILE *f, const struct map *m, const struct map_svg_opts *o)
 		"height=\"%.0f\" viewBox=\"0 0 %.1f %.1f\" "
 		"font-family=\"sans-serif\">\n",
 		W, H + 24, W, H + 24);
-	fprintf(f, "<title>reckon map %s (%s, cell %.0f u, %dx%d cells)"
-		   "</title>\n",
+	fprintf(f,
+		"<title>reckon map %s (%s, cell %.0f u, %dx%d cells)"
+		"</title>\n",
 		m->name, map_mode_name(m->mode), m->cell, m->w, m->h);
 	fprintf(f, "<rect width=\"%.1f\" height=\"%.1f\" fill=\"#f4f1ea\"/>\n",
 		W, H);
@@ -132,18 +133,16 @@ int map_svg_write(FILE *f, const struct map *m, const struct map_svg_opts *o)
 	for (int i = 0; i < m->nroutes; i++) {
 		const struct map_route *rt = &m->routes[i];
 
-		fprintf(f,
-			"<path fill=\"none\" stroke=\"#5a8a5a\" "
-			"stroke-width=\"1\" stroke-dasharray=\"6 4\" "
-			"d=\"M");
+		fprintf(f, "<path fill=\"none\" stroke=\"#5a8a5a\" "
+			   "stroke-width=\"1\" stroke-dasharray=\"6 4\" "
+			   "d=\"M");
 		for (int j = 0; j < rt->n + (rt->loop ? 1 : 0); j++) {
 			const struct map_waypoint *w =
 				&m->waypoints[rt->wp[j % rt->n]];
 
 			fprintf(f, " %.1f %.1f", w->x * k, w->y * k);
 		}
-		fprintf(f, "\"><title>route %s</title></path>\n",
-			rt->name);
+		fprintf(f, "\"><title>route %s</title></path>\n", rt->name);
 	}
 	for (int i = 0; i < m->nwaypoints; i++)
 		fprintf(f,

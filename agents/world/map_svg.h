@@ -13,13 +13,12 @@
 #include "trace.h"
 
 struct map_svg_opts {
-	double width_px;      /* picture width, default 900 */
+	double width_px;       /* picture width, default 900 */
 	const struct trace *t; /* optional overlay */
-	int max_entities;     /* overlay at most this many entities */
-	double seconds;	      /* overlay the first seconds of the trace */
+	int max_entities;      /* overlay at most this many entities */
+	double seconds;	       /* overlay the first seconds of the trace */
 };
 
-int map_svg_write(FILE *f, const struct map *m,
-		  const struct map_svg_opts *o);
+int map_svg_write(FILE *f, const struct map *m, const struct map_svg_opts *o);
 
 #endif

@@ -23,9 +23,8 @@ void move_defaults(struct move_params *p)
 	p->radius = 16.0;
 }
 
-void move_step(const struct map *m, const struct move_params *p,
-	       struct body *b, double wx, double wy, double wishspeed,
-	       double dt)
+void move_step(const struct map *m, const struct move_params *p, struct body *b,
+	       double wx, double wy, double wishspeed, double dt)
 {
 	double speed = hypot(b->vx, b->vy);
 	int hx, hy;

@@ -30,8 +30,7 @@ void move_defaults(struct move_params *p);
 /* One tick of dt seconds: friction, acceleration toward the unit vector
  * (wx, wy) at wishspeed (0 to stop), speed cap, sliding move. The speed
  * never exceeds p->max_speed and the body never enters a wall. */
-void move_step(const struct map *m, const struct move_params *p,
-	       struct body *b, double wx, double wy, double wishspeed,
-	       double dt);
+void move_step(const struct map *m, const struct move_params *p, struct body *b,
+	       double wx, double wy, double wishspeed, double dt);
 
 #endif

@@ -111,8 +111,8 @@ int nav_astar(struct nav *n, int sx, int sy, int gx, int gy, int *cells,
 	      int max, int *len, double *cost)
 {
 	const struct map *m = n->m;
-	static const int ddx[8] = { 1, -1, 0, 0, 1, 1, -1, -1 };
-	static const int ddy[8] = { 0, 0, 1, -1, 1, -1, 1, -1 };
+	static const int ddx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+	static const int ddy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 	int start, goal, found = 0, k;
 
 	if (map_blocked(m, sx, sy) || map_blocked(m, gx, gy))
@@ -146,8 +146,8 @@ int nav_astar(struct nav *n, int sx, int sy, int gx, int gy, int *cells,
 
 			if (map_blocked(m, nx, ny))
 				continue;
-			if (d >= 4 && (map_blocked(m, nx, cy) ||
-				       map_blocked(m, cx, ny)))
+			if (d >= 4 &&
+			    (map_blocked(m, nx, cy) || map_blocked(m, cx, ny)))
 				continue; /* no corner cutting */
 			nb = ny * m->w + nx;
 			if (n->closed_gen[nb] == n->gen)
@@ -156,7 +156,8 @@ int nav_astar(struct nav *n, int sx, int sy, int gx, int gy, int *cells,
 			if (n->stamp[nb] == n->gen && n->g[nb] <= g)
 				continue;
 			if (n->heap_n >= 8 * n->ncell)
-				return -ENOMEM; /* cannot happen: 8 pushes/cell */
+				return -ENOMEM; /* cannot happen: 8 pushes/cell
+						 */
 			n->stamp[nb] = n->gen;
 			n->g[nb] = g;
 			n->parent[nb] = cur;
@@ -181,38 +182,34 @@ int nav_path(struct nav *n, double ax, double ay, double bx, double by,
 	     double r, struct nav_pt *pts, int max, int *npts)
 {
 	const struct map *m = n->m;
-	int sx, sy, gx, gy, len, rc, out = 0;
+	int sx, sy, gx, gy, len, rc, out = 0, i = 0;
 	double cost, cx = ax, cy = ay;
-	int *tmp;
-	int i;
+	int *cells;
+	struct nav_pt *tmp;
 
 	map_cell_of(m, ax, ay, &sx, &sy);
 	map_cell_of(m, bx, by, &gx, &gy);
-	tmp = malloc((size_t)n->ncell * sizeof(*tmp));
-	if (!tmp)
-		return -ENOMEM;
-	rc = nav_astar(n, sx, sy, gx, gy, tmp, n->ncell, &len, &cost);
-	if (rc) {
-		free(tmp);
-		return rc;
+	cells = malloc((size_t)n->ncell * sizeof(*cells));
+	tmp = malloc(((size_t)n->ncell + 1) * sizeof(*tmp));
+	if (!cells || !tmp) {
+		rc = -ENOMEM;
+		goto out;
 	}
+	rc = nav_astar(n, sx, sy, gx, gy, cells, n->ncell, &len, &cost);
+	if (rc)
+		goto out;
 	/* string pulling over the cell centres, then b itself; look ahead
-	 * from the far end of a window for the farthest visible corner */
-	i = 0;
+	 * from the far end of a window for the farthest reachable corner.
+	 * Index len stands for b. */
 	while (i < len) {
-		int best = -1;
-		int hi = len; /* index len stands for b */
-		int lim = i + 48 < hi ? i + 48 : hi;
+		int best = -1, lim = i + 48 < len ? i + 48 : len;
 
 		for (int j = lim; j > i; j--) {
-			double px, py;
+			double px = bx, py = by;
 
-			if (j == len) {
-				px = bx;
-				py = by;
-			} else {
-				px = (tmp[j] % m->w + 0.5) * m->cell;
-				py = (tmp[j] / m->w + 0.5) * m->cell;
+			if (j < len) {
+				px = (cells[j] % m->w + 0.5) * m->cell;
+				py = (cells[j] / m->w + 0.5) * m->cell;
 			}
 			if (geom_clear(m, cx, cy, px, py, r)) {
 				best = j;
@@ -221,23 +218,26 @@ int nav_path(struct nav *n, double ax, double ay, double bx, double by,
 		}
 		if (best < 0)
 			best = i + 1; /* adjacent cells are always walkable */
-		if (out == max) {
-			free(tmp);
-			return -ENOSPC;
-		}
 		if (best == len) {
-			pts[out].x = bx;
-			pts[out].y = by;
+			tmp[out].x = bx;
+			tmp[out].y = by;
 		} else {
-			pts[out].x = (tmp[best] % m->w + 0.5) * m->cell;
-			pts[out].y = (tmp[best] / m->w + 0.5) * m->cell;
+			tmp[out].x = (cells[best] % m->w + 0.5) * m->cell;
+			tmp[out].y = (cells[best] / m->w + 0.5) * m->cell;
 		}
-		cx = pts[out].x;
-		cy = pts[out].y;
+		cx = tmp[out].x;
+		cy = tmp[out].y;
 		out++;
 		i = best;
 	}
-	free(tmp);
+	if (out > max) {
+		rc = -ENOSPC;
+		goto out;
+	}
+	memcpy(pts, tmp, (size_t)out * sizeof(*pts));
 	*npts = out;
-	return 0;
+out:
+	free(cells);
+	free(tmp);
+	return rc;
 }

@@ -15,9 +15,9 @@ struct wrng {
 
 void wrng_seed(struct wrng *r, uint64_t seed, uint64_t stream);
 uint64_t wrng_next(struct wrng *r);
-double wrng_uniform(struct wrng *r);			/* [0,1) */
+double wrng_uniform(struct wrng *r);			 /* [0,1) */
 double wrng_range(struct wrng *r, double lo, double hi); /* [lo,hi) */
-uint32_t wrng_below(struct wrng *r, uint32_t n);	/* [0,n), n > 0 */
-double wrng_normal(struct wrng *r);			/* N(0,1) */
+uint32_t wrng_below(struct wrng *r, uint32_t n);	 /* [0,n), n > 0 */
+double wrng_normal(struct wrng *r);			 /* N(0,1) */
 
 #endif

@@ -15,10 +15,10 @@
 #include "geom.h"
 #include "sim_int.h"
 
-#define ROUND_S	     100.0
-#define BOMB_S	     40.0
-#define ROUND_GAP_S  3.0
-#define PICKUP_R     40.0
+#define ROUND_S	    100.0
+#define BOMB_S	    40.0
+#define ROUND_GAP_S 3.0
+#define PICKUP_R    40.0
 
 void sim_config_defaults(struct sim_config *c)
 {
@@ -42,8 +42,14 @@ void sim_event(struct sim *s, enum trace_event_kind k, uint32_t entity,
 	       uint32_t target, double x, double y, int32_t value)
 {
 	struct trace_event e = {
-		.t_ns = s->t_ns, .kind = k, .entity = entity,
-		.target = target, .x = x, .y = y, .z = 0, .value = value,
+		.t_ns = s->t_ns,
+		.kind = k,
+		.entity = entity,
+		.target = target,
+		.x = x,
+		.y = y,
+		.z = 0,
+		.value = value,
 	};
 
 	if (s->ev && trace_events_append(s->ev, &e))
@@ -64,8 +70,7 @@ static double respawn_delay(const struct sim *s)
 	}
 }
 
-void sim_damage(struct sim *s, struct bot *shooter, struct bot *victim,
-		int dmg)
+void sim_damage(struct sim *s, struct bot *shooter, struct bot *victim, int dmg)
 {
 	int h = dmg;
 
@@ -84,9 +89,11 @@ void sim_damage(struct sim *s, struct bot *shooter, struct bot *victim,
 	sim_event(s, TRACE_EV_HIT, shooter->id, victim->id, victim->b.x,
 		  victim->b.y, h);
 	/* the victim knows where it came from */
-	victim->aware_yaw = fmod(atan2(shooter->b.y - victim->b.y,
-				       shooter->b.x - victim->b.x) *
-					 180.0 / M_PI + 360.0, 360.0);
+	victim->aware_yaw = fmod(
+		atan2(shooter->b.y - victim->b.y, shooter->b.x - victim->b.x) *
+				180.0 / M_PI +
+			360.0,
+		360.0);
 	victim->aware_until = s->t + 1.0;
 	if (victim->health <= 0) {
 		double d = respawn_delay(s);
@@ -100,14 +107,13 @@ void sim_damage(struct sim *s, struct bot *shooter, struct bot *victim,
 	}
 }
 
-static int spawn_taken(const struct sim *s, const struct bot *self,
-		       double x, double y)
+static int spawn_taken(const struct sim *s, const struct bot *self, double x,
+		       double y)
 {
 	for (int i = 0; i < s->n; i++) {
 		const struct bot *o = &s->bots[i];
 
-		if (o != self && o->alive &&
-		    hypot(o->b.x - x, o->b.y - y) < 48)
+		if (o != self && o->alive && hypot(o->b.x - x, o->b.y - y) < 48)
 			return 1;
 	}
 	return 0;
@@ -116,7 +122,7 @@ static int spawn_taken(const struct sim *s, const struct bot *self,
 static void spawn(struct sim *s, struct bot *b)
 {
 	const struct map *m = s->m;
-	int cand[MAP_MAX_SPAWNS] = { 0 }, n = 0, pick;
+	int cand[MAP_MAX_SPAWNS] = {0}, n = 0, pick;
 
 	for (int i = 0; i < m->nspawns; i++)
 		if (m->spawns[i].team == 0 || m->spawns[i].team == b->team)
@@ -162,8 +168,8 @@ static void new_round(struct sim *s)
 	s->round_start = s->t;
 	s->round_end_at = 0;
 	s->planted = 0;
-	s->site = s->m->nobj ? (int)wrng_below(&s->rng, (uint32_t)s->m->nobj)
-			     : 0;
+	s->site =
+		s->m->nobj ? (int)wrng_below(&s->rng, (uint32_t)s->m->nobj) : 0;
 	/* everyone respawns on the next tick, so the trace shows one
 	 * sample with alive=0 before the jump to the spawn */
 	for (int i = 0; i < s->n; i++) {
@@ -185,7 +191,7 @@ static void rules(struct sim *s)
 			spawn(s, b);
 	}
 	if (s->m->mode == MAP_DEFUSE) {
-		int alive[3] = { 0, 0, 0 };
+		int alive[3] = {0, 0, 0};
 
 		for (int i = 0; i < s->n; i++)
 			if (s->bots[i].alive && s->bots[i].team <= 2)
@@ -252,9 +258,8 @@ static void pickups(struct sim *s, struct bot *b)
 		case ITEM_WEAPON:
 		case ITEM_AMMO:
 			if (b->ammo < 200) {
-				got = b->ammo + it->amount > 200
-					      ? 200 - b->ammo
-					      : it->amount;
+				got = b->ammo + it->amount > 200 ? 200 - b->ammo
+								 : it->amount;
 				b->ammo += got;
 				if (b->mag == 0 && b->reload_until <= 0)
 					b->mag = b->ammo < 30 ? b->ammo : 30;
@@ -275,11 +280,18 @@ static int record(struct sim *s, struct trace *t)
 	for (int i = 0; i < s->n; i++) {
 		const struct bot *b = &s->bots[i];
 		struct trace_sample x = {
-			.t_ns = s->t_ns, .entity = b->id, .team = b->team,
-			.alive = (uint8_t)b->alive, .x = b->b.x, .y = b->b.y,
-			.vx = b->b.vx, .vy = b->b.vy, .yaw = b->yaw,
+			.t_ns = s->t_ns,
+			.entity = b->id,
+			.team = b->team,
+			.alive = (uint8_t)b->alive,
+			.x = b->b.x,
+			.y = b->b.y,
+			.vx = b->b.vx,
+			.vy = b->b.vy,
+			.yaw = b->yaw,
 			.health = (int16_t)b->health,
-			.armor = (int16_t)b->armor, .ammo = (int16_t)b->ammo,
+			.armor = (int16_t)b->armor,
+			.ammo = (int16_t)b->ammo,
 			.stance = (uint8_t)b->stance,
 		};
 		int rc = trace_append(t, &x);

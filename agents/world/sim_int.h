@@ -24,8 +24,8 @@ struct personality {
 	double fallback_health; /* fall back to cover below this health */
 	double health_seek;	/* seek health items below this health */
 	double turn_rate;	/* deg/s when not aiming */
-	double walk_pref;	/* 0..1: walk (quiet) when holding or near goals */
-	double lurk;		/* 0..1: take a route of one's own */
+	double walk_pref; /* 0..1: walk (quiet) when holding or near goals */
+	double lurk;	  /* 0..1: take a route of one's own */
 };
 
 enum bot_goal {
@@ -67,9 +67,9 @@ struct bot {
 	int walking;
 
 	/* combat */
-	int target;	    /* bot index or -1 */
-	double seen_since;  /* when target became visible */
-	double lost_at;	    /* when target was last visible */
+	int target;	       /* bot index or -1 */
+	double seen_since;     /* when target became visible */
+	double lost_at;	       /* when target was last visible */
 	double last_x, last_y; /* where it was last seen */
 	double next_fire, reload_until, burst_pause;
 	int burst;
@@ -135,7 +135,7 @@ int botnav_goto(struct sim *s, struct bot *b, double x, double y,
 int botnav_follow(struct sim *s, struct bot *b, double *wx, double *wy);
 int botnav_find_cover(struct sim *s, struct bot *b, double ex, double ey,
 		      double *cx, double *cy);
-void botnav_random_floor_near(struct sim *s, struct bot *b, double x,
-			      double y, double r, double *ox, double *oy);
+void botnav_random_floor_near(struct sim *s, struct bot *b, double x, double y,
+			      double r, double *ox, double *oy);
 
 #endif

@@ -66,13 +66,28 @@ static void seterr(char *err, size_t errlen, unsigned long line,
 }
 
 enum col {
-	C_T, C_TNS, C_ENTITY, C_TEAM, C_ALIVE, C_X, C_Y, C_Z, C_VX, C_VY, C_VZ,
-	C_YAW, C_HEALTH, C_ARMOR, C_AMMO, C_STANCE, C_NCOLS
+	C_T,
+	C_TNS,
+	C_ENTITY,
+	C_TEAM,
+	C_ALIVE,
+	C_X,
+	C_Y,
+	C_Z,
+	C_VX,
+	C_VY,
+	C_VZ,
+	C_YAW,
+	C_HEALTH,
+	C_ARMOR,
+	C_AMMO,
+	C_STANCE,
+	C_NCOLS
 };
 
 static const char *const col_names[C_NCOLS] = {
-	"t", "t_ns", "entity", "team", "alive", "x", "y", "z", "vx", "vy",
-	"vz", "yaw", "health", "armor", "ammo", "stance",
+	"t",  "t_ns", "entity", "team", "alive",  "x",	   "y",	   "z",
+	"vx", "vy",   "vz",	"yaw",	"health", "armor", "ammo", "stance",
 };
 
 static void parse_meta(const char *line, struct trace *t)
@@ -93,65 +108,71 @@ static void parse_meta(const char *line, struct trace *t)
 	}
 }
 
+/* Record why a field failed and return the error code. */
+static int why_err(const char **why, const char *msg, int rc)
+{
+	*why = msg;
+	return rc;
+}
+
 static int parse_row(char **f, int nf, const int *idx, struct trace_sample *s,
 		     const char **why)
 {
 	long l;
 	double d;
-	struct trace_sample o = { .alive = 1, .health = 100 };
+	struct trace_sample o = {.alive = 1, .health = 100};
 
 #define FIELD(c) (idx[c] >= 0 && idx[c] < nf ? f[idx[c]] : NULL)
 	if (idx[C_T] >= 0) {
 		if (!FIELD(C_T) || csv_seconds_ns(FIELD(C_T), &o.t_ns))
-			return *why = "bad time", -EINVAL;
+			return why_err(why, "bad time", -EINVAL);
 	} else {
-		if (!FIELD(C_TNS) || csv_long(FIELD(C_TNS), LONG_MIN, LONG_MAX,
-					      &l))
-			return *why = "bad t_ns", -EINVAL;
+		if (!FIELD(C_TNS) ||
+		    csv_long(FIELD(C_TNS), LONG_MIN, LONG_MAX, &l))
+			return why_err(why, "bad t_ns", -EINVAL);
 		o.t_ns = l;
 	}
-	if (!FIELD(C_ENTITY) || csv_long(FIELD(C_ENTITY), 0, UINT32_MAX - 1,
-					 &l))
-		return *why = "bad entity", -EINVAL;
+	if (!FIELD(C_ENTITY) ||
+	    csv_long(FIELD(C_ENTITY), 0, UINT32_MAX - 1, &l))
+		return why_err(why, "bad entity", -EINVAL);
 	o.entity = (uint32_t)l;
 	if (FIELD(C_TEAM)) {
 		if (csv_long(FIELD(C_TEAM), 0, 255, &l))
-			return *why = "bad team", -EINVAL;
+			return why_err(why, "bad team", -EINVAL);
 		o.team = (uint8_t)l;
 	}
 	if (FIELD(C_ALIVE)) {
 		if (csv_long(FIELD(C_ALIVE), 0, 1, &l))
-			return *why = "bad alive (0 or 1)", -EINVAL;
+			return why_err(why, "bad alive (0 or 1)", -EINVAL);
 		o.alive = (uint8_t)l;
 	}
 	if (FIELD(C_STANCE)) {
 		if (csv_long(FIELD(C_STANCE), 0, 2, &l))
-			return *why = "bad stance (0, 1 or 2)", -EINVAL;
+			return why_err(why, "bad stance (0, 1 or 2)", -EINVAL);
 		o.stance = (uint8_t)l;
 	}
 	{
-		static const int dcols[] = { C_X, C_Y, C_Z, C_VX, C_VY, C_VZ,
-					     C_YAW };
-		double *dst[] = { &o.x, &o.y, &o.z, &o.vx, &o.vy, &o.vz,
-				  &o.yaw };
+		static const int dcols[] = {C_X,  C_Y,	C_Z,  C_VX,
+					    C_VY, C_VZ, C_YAW};
+		double *dst[] = {&o.x, &o.y, &o.z, &o.vx, &o.vy, &o.vz, &o.yaw};
 
 		for (size_t i = 0; i < sizeof(dcols) / sizeof(dcols[0]); i++) {
 			const char *v = FIELD(dcols[i]);
 
 			if (!v) {
 				if (dcols[i] == C_X || dcols[i] == C_Y)
-					return *why = "missing position",
-					       -EINVAL;
+					return why_err(why, "missing position",
+						       -EINVAL);
 				continue;
 			}
 			if (csv_double(v, &d))
-				return *why = "bad number", -EINVAL;
+				return why_err(why, "bad number", -EINVAL);
 			*dst[i] = d;
 		}
 	}
 	{
-		static const int icols[] = { C_HEALTH, C_ARMOR, C_AMMO };
-		int16_t *dst[] = { &o.health, &o.armor, &o.ammo };
+		static const int icols[] = {C_HEALTH, C_ARMOR, C_AMMO};
+		int16_t *dst[] = {&o.health, &o.armor, &o.ammo};
 
 		for (size_t i = 0; i < 3; i++) {
 			const char *v = FIELD(icols[i]);
@@ -159,7 +180,8 @@ static int parse_row(char **f, int nf, const int *idx, struct trace_sample *s,
 			if (!v)
 				continue;
 			if (csv_long(v, INT16_MIN, INT16_MAX, &l))
-				return *why = "bad health/armor/ammo", -EINVAL;
+				return why_err(why, "bad health/armor/ammo",
+					       -EINVAL);
 			*dst[i] = (int16_t)l;
 		}
 	}
@@ -210,11 +232,11 @@ int trace_read_csv_lines(FILE *f, struct trace *out, uint32_t **lines,
 		if (!have_header) {
 			for (int i = 0; i < nf; i++)
 				for (int c = 0; c < C_NCOLS; c++)
-					if (strcmp(fields[i], col_names[c]) == 0)
+					if (strcmp(fields[i], col_names[c]) ==
+					    0)
 						idx[c] = i;
 			if ((idx[C_T] < 0 && idx[C_TNS] < 0) ||
-			    idx[C_ENTITY] < 0 || idx[C_X] < 0 ||
-			    idx[C_Y] < 0) {
+			    idx[C_ENTITY] < 0 || idx[C_X] < 0 || idx[C_Y] < 0) {
 				seterr(err, errlen, lineno,
 				       "header needs columns t (or t_ns), "
 				       "entity, x, y");
@@ -252,8 +274,8 @@ int trace_read_csv_lines(FILE *f, struct trace *out, uint32_t **lines,
 			if (lines) {
 				if (t.n > lcap) {
 					size_t nc = lcap ? lcap * 2 : 1024;
-					uint32_t *p = realloc(ln, nc *
-							      sizeof(*p));
+					uint32_t *p =
+						realloc(ln, nc * sizeof(*p));
 
 					if (!p) {
 						rc = -ENOMEM;
@@ -392,8 +414,7 @@ int trace_events_write_csv(FILE *f, const struct trace_events *ev)
 		if (e->target == TRACE_NONE)
 			snprintf(target, sizeof(target), "-");
 		else
-			snprintf(target, sizeof(target), "%" PRIu32,
-				 e->target);
+			snprintf(target, sizeof(target), "%" PRIu32, e->target);
 		fprintf(f, "%s,%s,%" PRIu32 ",%s,%.4f,%.4f,%.4f,%" PRId32 "\n",
 			tb, trace_event_kind_name(e->kind), e->entity, target,
 			e->x, e->y, e->z, e->value);

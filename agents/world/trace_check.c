@@ -61,14 +61,14 @@ size_t trace_check(const struct trace *t, const uint32_t *lines,
 		   const struct trace_check_opts *o, struct trace_problem *p,
 		   size_t max)
 {
-	struct ctx c = { .p = p, .max = max, .lines = lines };
+	struct ctx c = {.p = p, .max = max, .lines = lines};
 	double vmax = o->max_speed * (1.0 + o->tol);
 	struct last *last = NULL;
 	size_t nlast = 0, cap = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct trace_sample *s = &t->s[i];
-		struct last key = { .entity = s->entity }, *l;
+		struct last key = {.entity = s->entity}, *l;
 		double v = hypot(s->vx, s->vy);
 
 		if (i > 0) {
@@ -93,14 +93,14 @@ size_t trace_check(const struct trace *t, const uint32_t *lines,
 				       s->entity, s->x, s->y);
 			else if (o->radius > 0 &&
 				 geom_circle_blocked(o->m, s->x, s->y,
-						     o->radius - o->pos_quantum))
+						     o->radius -
+							     o->pos_quantum))
 				report(&c, i,
 				       "entity %u at (%.1f, %.1f) overlaps a "
 				       "wall (radius %.0f)",
 				       s->entity, s->x, s->y, o->radius);
 		}
-		l = nlast ? bsearch(&key, last, nlast, sizeof(*last),
-				    cmp_last)
+		l = nlast ? bsearch(&key, last, nlast, sizeof(*last), cmp_last)
 			  : NULL;
 		if (l) {
 			const struct trace_sample *q = &t->s[l->idx];
@@ -121,8 +121,8 @@ size_t trace_check(const struct trace *t, const uint32_t *lines,
 		} else {
 			if (nlast == cap) {
 				size_t nc = cap ? cap * 2 : 64;
-				struct last *nl = realloc(last,
-							  nc * sizeof(*nl));
+				struct last *nl =
+					realloc(last, nc * sizeof(*nl));
 
 				if (!nl) {
 					report(&c, i, "out of memory");

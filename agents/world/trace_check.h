@@ -16,12 +16,12 @@
 #include "trace.h"
 
 struct trace_check_opts {
-	double max_speed;     /* u/s, default 250 */
-	double tol;	      /* relative slack, default 0.01 */
-	double pos_quantum;   /* position rounding in the file, default 1e-4 */
-	const struct map *m;  /* NULL: no wall check */
-	double radius;	      /* > 0: a body of this radius must not overlap
-			       * a wall (0: the centre point only) */
+	double max_speed;    /* u/s, default 250 */
+	double tol;	     /* relative slack, default 0.01 */
+	double pos_quantum;  /* position rounding in the file, default 1e-4 */
+	const struct map *m; /* NULL: no wall check */
+	double radius;	     /* > 0: a body of this radius must not overlap
+			      * a wall (0: the centre point only) */
 };
 
 struct trace_problem {

@@ -17,8 +17,8 @@
 #define MAX_NAMES 4096
 
 static const char *const names[TI_NFIELDS] = {
-	"t", "entity", "team", "alive", "x", "y", "z", "vx", "vy", "vz",
-	"yaw", "health", "armor", "ammo",
+	"t",  "entity", "team", "alive", "x",	   "y",	    "z",
+	"vx", "vy",	"vz",	"yaw",	 "health", "armor", "ammo",
 };
 
 void trace_import_defaults(struct trace_import_opts *o)
@@ -45,8 +45,7 @@ int trace_import_mapping(const char *spec, struct trace_import_opts *o,
 		int f = -1;
 
 		if (!eq || eq == tok || !eq[1] || strlen(eq + 1) >= 64) {
-			snprintf(err, errlen,
-				 "'%s': want FIELD=COLUMN", tok);
+			snprintf(err, errlen, "'%s': want FIELD=COLUMN", tok);
 			return -EINVAL;
 		}
 		*eq = '\0';
@@ -135,7 +134,10 @@ static int finish(struct row *rows, size_t n, struct trace *t)
 {
 	int64_t *deltas = malloc((n ? n : 1) * sizeof(*deltas));
 	size_t nd = 0;
-	struct { uint32_t e; size_t last; } *seen;
+	struct {
+		uint32_t e;
+		size_t last;
+	} * seen;
 	size_t ns = 0;
 
 	seen = malloc((n ? n : 1) * sizeof(*seen));
@@ -195,8 +197,8 @@ int trace_import_csv(FILE *f, const struct trace_import_opts *o,
 		     struct trace *out, struct trace_import_report *rep,
 		     char *err, size_t errlen)
 {
-	struct trace_import_report r = { 0 };
-	struct names ent = { 0 }, team = { 0 };
+	struct trace_import_report r = {0};
+	struct names ent = {0}, team = {0};
 	struct row *rows = NULL;
 	size_t nrows = 0, cap = 0, bufcap = 0;
 	char *buf = NULL, *fld[MAX_COLS];
@@ -287,7 +289,8 @@ int trace_import_csv(FILE *f, const struct trace_import_opts *o,
 						why = "bad time";
 					else
 						x.s.t_ns = llround(
-							d * o->time_scale * 1e9);
+							d * o->time_scale *
+							1e9);
 					break;
 				case TI_ENTITY:
 					if (name_id(&ent, v, 0, &l))

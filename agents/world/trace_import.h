@@ -16,8 +16,21 @@
 #include "trace.h"
 
 enum timp_field {
-	TI_T, TI_ENTITY, TI_TEAM, TI_ALIVE, TI_X, TI_Y, TI_Z, TI_VX, TI_VY,
-	TI_VZ, TI_YAW, TI_HEALTH, TI_ARMOR, TI_AMMO, TI_NFIELDS
+	TI_T,
+	TI_ENTITY,
+	TI_TEAM,
+	TI_ALIVE,
+	TI_X,
+	TI_Y,
+	TI_Z,
+	TI_VX,
+	TI_VY,
+	TI_VZ,
+	TI_YAW,
+	TI_HEALTH,
+	TI_ARMOR,
+	TI_AMMO,
+	TI_NFIELDS
 };
 
 struct trace_import_opts {

@@ -87,8 +87,8 @@ static double angdiff(double a, double b)
 
 /* last time (ns) entity e fired, hit or was hit at or before t; uses a
  * per-entity sorted list of event times */
-static int fighting(const int64_t *times, size_t n, size_t *cursor,
-		    int64_t t, int64_t window)
+static int fighting(const int64_t *times, size_t n, size_t *cursor, int64_t t,
+		    int64_t window)
 {
 	while (*cursor < n && times[*cursor] <= t)
 		(*cursor)++;
@@ -99,19 +99,19 @@ int trace_stats(const struct trace *t, const struct trace_events *ev,
 		const struct trace_stats_opts *o, struct trace_stats *out)
 {
 	struct trace_stats st;
-	struct vec speed = { 0 }, turnv = { 0 }, turnh = { 0 }, paths = { 0 },
-		   seglen = { 0 }, segs = { 0 };
+	struct vec speed = {0}, turnv = {0}, turnh = {0}, paths = {0},
+		   seglen = {0}, segs = {0};
 	uint32_t *ids = NULL;
 	int64_t *etimes = NULL;
 	size_t nid, moving = 0, fight = 0, walk = 0, crouch = 0;
-	size_t hist[TRACE_STATS_SPEED_BINS] = { 0 };
+	size_t hist[TRACE_STATS_SPEED_BINS] = {0};
 	int rc = 0;
 
 	memset(&st, 0, sizeof(st));
 	st.samples = t->n;
 	if (t->n)
-		st.duration_s = (double)(t->s[t->n - 1].t_ns - t->s[0].t_ns) *
-				1e-9;
+		st.duration_s =
+			(double)(t->s[t->n - 1].t_ns - t->s[0].t_ns) * 1e-9;
 	ids = malloc((t->n ? t->n : 1) * sizeof(*ids));
 	etimes = malloc((ev && ev->n ? ev->n : 1) * sizeof(*etimes));
 	if (!ids || !etimes) {
@@ -134,8 +134,7 @@ int trace_stats(const struct trace *t, const struct trace_events *ev,
 		for (size_t i = 0; ev && i < ev->n; i++) {
 			const struct trace_event *x = &ev->e[i];
 
-			if ((x->kind == TRACE_EV_FIRE &&
-			     x->entity == ids[k]) ||
+			if ((x->kind == TRACE_EV_FIRE && x->entity == ids[k]) ||
 			    (x->kind == TRACE_EV_HIT &&
 			     (x->entity == ids[k] || x->target == ids[k])))
 				etimes[ne++] = x->t_ns;
@@ -150,15 +149,18 @@ int trace_stats(const struct trace *t, const struct trace_events *ev,
 				if (path_start >= 0 && p &&
 				    (double)p->t_ns * 1e-9 - path_start >=
 					    o->min_path_s)
-					rc = rc ? rc : push(&paths,
-						  (double)p->t_ns * 1e-9 -
-							  path_start);
+					rc = rc ? rc
+						: push(&paths,
+						       (double)p->t_ns * 1e-9 -
+							       path_start);
 				path_start = -1;
 				if (in_seg && seg_len > 0)
 					rc = rc ? rc : push(&seglen, seg_len);
 				if (in_seg && p)
-					rc = rc ? rc : push(&segs,
-						(double)(p->t_ns - seg_t0) * 1e-9);
+					rc = rc ? rc
+						: push(&segs, (double)(p->t_ns -
+								       seg_t0) *
+								      1e-9);
 				in_seg = 0;
 				continue;
 			}
@@ -181,25 +183,30 @@ int trace_stats(const struct trace *t, const struct trace_events *ev,
 				jump = hypot(s->x - p->x, s->y - p->y) >
 				       o->jump_u;
 			if (p && p->alive && dt > 0 && !jump) {
-				rc = rc ? rc : push(&turnv,
-					  fabs(angdiff(p->yaw, s->yaw)) / dt);
+				rc = rc ? rc
+					: push(&turnv,
+					       fabs(angdiff(p->yaw, s->yaw)) /
+						       dt);
 				if (v >= o->move_speed &&
 				    hypot(p->vx, p->vy) >= o->move_speed)
-					rc = rc ? rc : push(&turnh,
-						  fabs(angdiff(
-							  atan2(p->vy, p->vx),
-							  atan2(s->vy, s->vx)) *
-						       180.0 / M_PI) /
-							  dt);
+					rc = rc ? rc
+						: push(&turnh,
+						       fabs(angdiff(atan2(p->vy,
+									  p->vx),
+								    atan2(s->vy,
+									  s->vx)) *
+							    180.0 / M_PI) /
+							       dt);
 			}
 			/* paths: a life, split at jumps */
 			if (path_start < 0 || jump) {
 				if (jump && p &&
 				    (double)p->t_ns * 1e-9 - path_start >=
 					    o->min_path_s)
-					rc = rc ? rc : push(&paths,
-						  (double)p->t_ns * 1e-9 -
-							  path_start);
+					rc = rc ? rc
+						: push(&paths,
+						       (double)p->t_ns * 1e-9 -
+							       path_start);
 				path_start = (double)s->t_ns * 1e-9;
 			}
 			/* movement segments */
@@ -209,13 +216,14 @@ int trace_stats(const struct trace *t, const struct trace_events *ev,
 				if (v < o->move_speed || jump ||
 				    fabs(angdiff(seg_h, h)) > o->seg_turn_deg) {
 					rc = rc ? rc : push(&seglen, seg_len);
-					rc = rc ? rc : push(&segs,
-						  (double)(s->t_ns - seg_t0) *
-							  1e-9);
+					rc = rc ? rc
+						: push(&segs, (double)(s->t_ns -
+								       seg_t0) *
+								      1e-9);
 					in_seg = 0;
 				} else {
-					seg_len += hypot(s->x - p->x,
-							 s->y - p->y);
+					seg_len +=
+						hypot(s->x - p->x, s->y - p->y);
 				}
 			}
 			if (!in_seg && v >= o->move_speed) {
@@ -227,15 +235,18 @@ int trace_stats(const struct trace *t, const struct trace_events *ev,
 		}
 		if (in_seg && e.n) {
 			rc = rc ? rc : push(&seglen, seg_len);
-			rc = rc ? rc : push(&segs,
-				  (double)(e.s[e.n - 1].t_ns - seg_t0) * 1e-9);
+			rc = rc ? rc
+				: push(&segs,
+				       (double)(e.s[e.n - 1].t_ns - seg_t0) *
+					       1e-9);
 		}
 		if (e.n && path_start >= 0 &&
 		    (double)e.s[e.n - 1].t_ns * 1e-9 - path_start >=
 			    o->min_path_s)
-			rc = rc ? rc : push(&paths,
-				  (double)e.s[e.n - 1].t_ns * 1e-9 -
-					  path_start);
+			rc = rc ? rc
+				: push(&paths,
+				       (double)e.s[e.n - 1].t_ns * 1e-9 -
+					       path_start);
 		trace_free(&e);
 	}
 	if (rc)

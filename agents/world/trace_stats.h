@@ -13,10 +13,10 @@
 #include "trace.h"
 
 struct trace_stats_opts {
-	double move_speed;    /* u/s: moving at or above, default 10 */
-	double seg_turn_deg;  /* heading change ending a segment, default 45 */
-	double jump_u;	      /* per-sample jump that splits a path, 100 */
-	double min_path_s;    /* paths shorter than this are dropped, 5 */
+	double move_speed;     /* u/s: moving at or above, default 10 */
+	double seg_turn_deg;   /* heading change ending a segment, default 45 */
+	double jump_u;	       /* per-sample jump that splits a path, 100 */
+	double min_path_s;     /* paths shorter than this are dropped, 5 */
 	double fight_window_s; /* fighting: fired or hit within this, 1 */
 };
 
@@ -34,12 +34,11 @@ struct trace_stats {
 	struct dist turn_view;	  /* deg/s of yaw between samples */
 	struct dist turn_heading; /* deg/s of the velocity direction */
 	double speed_hist[TRACE_STATS_SPEED_BINS]; /* fraction per bin */
-	double frac_moving, frac_stopped, frac_fighting, frac_walk,
-		frac_crouch;
+	double frac_moving, frac_stopped, frac_fighting, frac_walk, frac_crouch;
 	int have_events;
-	struct dist path_s;	/* path durations (s) */
-	struct dist seg_len;	/* segment lengths (u) */
-	struct dist seg_s;	/* segment durations (s) */
+	struct dist path_s;  /* path durations (s) */
+	struct dist seg_len; /* segment lengths (u) */
+	struct dist seg_s;   /* segment durations (s) */
 };
 
 void trace_stats_defaults(struct trace_stats_opts *o);

@@ -36,7 +36,7 @@ cleanup() {
 	for p in $pids; do
 		wait "$p" 2>/dev/null
 	done
-	rm -rf "$tmp"
+	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT
 

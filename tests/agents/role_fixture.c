@@ -23,7 +23,8 @@ void fix_trace(struct trace *t, int n_ent, double s)
 		for (int e = 0; e < n_ent; e++) {
 			struct trace_sample x;
 			double w = 0.5 + 0.3 * e, r = 200 + 50 * e;
-			int dead = e == 1 && k >= ticks / 2 && k < ticks / 2 + 20;
+			int dead =
+				e == 1 && k >= ticks / 2 && k < ticks / 2 + 20;
 			double off = e == 1 && k >= ticks / 2 + 20 ? 800 : 0;
 
 			memset(&x, 0, sizeof(x));

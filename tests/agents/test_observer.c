@@ -42,7 +42,10 @@ TestSuite(observer, .init = setup, .fini = teardown);
 static struct role_player *mk_player(void)
 {
 	struct role_player_cfg c = {
-		.truth = &truth, .lanes = lanes, .n_lanes = 2, .n_dest = 1,
+		.truth = &truth,
+		.lanes = lanes,
+		.n_lanes = 2,
+		.n_dest = 1,
 	};
 	struct role_player *p;
 
@@ -53,7 +56,10 @@ static struct role_player *mk_player(void)
 static struct role_observer *mk_observer(void)
 {
 	struct role_observer_cfg c = {
-		.truth = &truth, .lanes = lanes, .n_lanes = 2, .threshold = 20,
+		.truth = &truth,
+		.lanes = lanes,
+		.n_lanes = 2,
+		.threshold = 20,
 	};
 	struct role_observer *o;
 
@@ -87,7 +93,7 @@ Test(observer, zero_latency_matches_replay)
 	for (int l = 0; l < 2; l++) {
 		struct replay_result *res =
 			calloc(truth.set.n_paths, sizeof(*res));
-		double sum[3] = { 0 }, n[3] = { 0 };
+		double sum[3] = {0}, n[3] = {0};
 
 		cr_assert_eq(replay_run_set(&truth.set, &truth.opts, &lanes[l],
 					    res, NULL),
@@ -116,10 +122,10 @@ Test(observer, zero_latency_matches_replay)
 			 * extrapolation of a heartbeat moves a position by
 			 * less than (1000 * 5 + 1e4 * 25 / 2) * 2^-24 < 0.01 u.
 			 */
-			cr_assert_float_eq(m.err_mean, sum[m.entity] / n[m.entity],
-					   0.01, "lane %d entity %u: %f vs %f",
-					   l, m.entity, m.err_mean,
-					   sum[m.entity] / n[m.entity]);
+			cr_assert_float_eq(
+				m.err_mean, sum[m.entity] / n[m.entity], 0.01,
+				"lane %d entity %u: %f vs %f", l, m.entity,
+				m.err_mean, sum[m.entity] / n[m.entity]);
 		}
 	}
 	fix_queue_free(&q);
@@ -144,7 +150,7 @@ static struct role_metrics row(const struct role_observer *o, uint16_t lane,
 			return m;
 	}
 	cr_assert_fail("no row");
-	return (struct role_metrics){ 0 };
+	return (struct role_metrics){0};
 }
 
 Test(observer, blind_until_first_update)
@@ -187,12 +193,12 @@ Test(observer, stale_update_dropped)
 	cr_assert(first >= 0 && later >= 0, "dis sent twice in 8 s");
 	int64_t now = 8 * 64 * FIX_TICK;
 
-	cr_assert_eq(role_observer_recv(o, 0, now, q.d[later].buf,
-					q.d[later].len),
-		     0);
-	cr_assert_eq(role_observer_recv(o, 0, now, q.d[first].buf,
-					q.d[first].len),
-		     -ESTALE);
+	cr_assert_eq(
+		role_observer_recv(o, 0, now, q.d[later].buf, q.d[later].len),
+		0);
+	cr_assert_eq(
+		role_observer_recv(o, 0, now, q.d[first].buf, q.d[first].len),
+		-ESTALE);
 	struct role_metrics m = row(o, 0, 0);
 
 	cr_assert_eq(m.received, 2);
@@ -257,7 +263,7 @@ Test(observer, loss_keeps_predicting)
 	struct role_player *p = mk_player();
 	struct role_observer *o = mk_observer();
 	struct fix_queue q;
-	uint64_t delivered[2][3] = { { 0 } }, k = 0;
+	uint64_t delivered[2][3] = {{0}}, k = 0;
 
 	fix_queue_init(&q);
 	while (role_player_next(p) != INT64_MAX) {

@@ -88,13 +88,12 @@ Test(player, first_tick_sends_initial_states)
 /* Updates per entity of the offline replay for lane l. */
 static void replay_counts(int l, uint64_t *per_entity)
 {
-	struct replay_result *res =
-		calloc(truth.set.n_paths, sizeof(*res));
+	struct replay_result *res = calloc(truth.set.n_paths, sizeof(*res));
 
 	cr_assert(res);
-	cr_assert_eq(replay_run_set(&truth.set, &truth.opts, &lanes[l], res,
-				    NULL),
-		     0);
+	cr_assert_eq(
+		replay_run_set(&truth.set, &truth.opts, &lanes[l], res, NULL),
+		0);
 	for (size_t i = 0; i < truth.set.n_paths; i++)
 		per_entity[truth.set.path[i].entity] += res[i].updates;
 	free(res);
@@ -104,7 +103,7 @@ Test(player, counts_equal_offline_replay)
 {
 	struct role_player *p = mk(2, NULL, 0);
 	struct fix_queue q;
-	uint64_t want[2][8] = { { 0 } };
+	uint64_t want[2][8] = {{0}};
 	int64_t t;
 
 	fix_queue_init(&q);
@@ -141,7 +140,7 @@ Test(player, counts_equal_offline_replay)
 
 Test(player, plays_only_its_entities)
 {
-	uint32_t mine[] = { 2 };
+	uint32_t mine[] = {2};
 	struct role_player *p = mk(1, mine, 1);
 	struct fix_queue q;
 
@@ -162,10 +161,14 @@ Test(player, plays_only_its_entities)
 
 Test(player, rejects_bad_config)
 {
-	uint32_t nobody[] = { 99 };
+	uint32_t nobody[] = {99};
 	struct role_player_cfg c = {
-		.truth = &truth, .lanes = lanes, .n_lanes = 2, .n_dest = 1,
-		.entities = nobody, .n_entities = 1,
+		.truth = &truth,
+		.lanes = lanes,
+		.n_lanes = 2,
+		.n_dest = 1,
+		.entities = nobody,
+		.n_entities = 1,
 	};
 	struct role_player *p = (struct role_player *)&c;
 

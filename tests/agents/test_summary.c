@@ -25,8 +25,8 @@ Test(summary, t_quantiles)
 		unsigned df;
 		double t;
 	} tab[] = {
-		{ 1, 12.7062 }, { 2, 4.3027 }, { 3, 3.1824 },  { 4, 2.7764 },
-		{ 9, 2.2622 },	{ 19, 2.0930 }, { 29, 2.0452 }, { 120, 1.9799 },
+		{1, 12.7062}, {2, 4.3027},  {3, 3.1824},  {4, 2.7764},
+		{9, 2.2622},  {19, 2.0930}, {29, 2.0452}, {120, 1.9799},
 	};
 
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
@@ -40,7 +40,7 @@ Test(summary, t_quantiles)
 
 Test(summary, ci_of_known_sample)
 {
-	double x[] = { 1, 2, 3, 4, 5 }, m, h;
+	double x[] = {1, 2, 3, 4, 5}, m, h;
 
 	cr_assert_eq(summary_ci95(x, 5, &m, &h), 0);
 	cr_assert_float_eq(m, 3, 1e-12);
@@ -87,8 +87,8 @@ Test(summary, ci_coverage)
 	}
 	double sd = sqrt(N * p * (1 - p));
 
-	cr_assert(fabs(covered - N * p) <= 5 * sd, "covered %d of %d",
-		  covered, N);
+	cr_assert(fabs(covered - N * p) <= 5 * sd, "covered %d of %d", covered,
+		  N);
 }
 
 #define HEADER                                                                 \
@@ -224,7 +224,7 @@ Test(summary, single_repetition_and_missing)
 	char *csv = strchr(slurp(path), '\n') + 1;
 
 	/* one repetition: values without a confidence interval */
-	cr_assert_eq(strncmp(csv, "dis,a=1,c1,1,2,,400,,1,,2,,", 27), 0,
-		     "%s", csv);
+	cr_assert_eq(strncmp(csv, "dis,a=1,c1,1,2,,400,,1,,2,,", 27), 0, "%s",
+		     csv);
 	rm_rf(dir);
 }

@@ -11,13 +11,13 @@ need_root
 need_tool ip
 need_tool tshark
 
-"$agent" trace gen --map dust --bots 4 --duration 4 --seed 2 \
+"$agent" trace gen --map dust --bots 4 --duration 6 --seed 2 \
 	-o "$tmp/t.csv" >/dev/null 2>&1 || fail "trace gen failed"
 lanes="--predictor dis --predictor led"
 cat >"$tmp/cap.ini" <<INI
 [scenario]
 name = agents-capture
-duration = 9s
+duration = 10s
 seed = 2
 
 [host p1]

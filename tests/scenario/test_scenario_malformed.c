@@ -250,3 +250,24 @@ Test(malformed, mutated_files_never_crash)
 	cr_assert_gt(loaded, 0);
 	cr_assert_gt(rejected, 0);
 }
+
+Test(malformed, bom_control_characters_and_directories)
+{
+	char path[64];
+	struct scenario *sc = SENTINEL;
+	struct sc_diag d = load_bad("\xef\xbb\xbf[host a]\nexec = true\n",
+				    path, sizeof(path));
+
+	/* iniparser cannot read past the mark: that one message says why */
+	cr_assert_eq(d.n, 1);
+	cr_assert(has(&d, path, 1, "byte-order mark"));
+	sc_diag_free(&d);
+	d = load_bad("[host a]\nexec = true\n[host b]\nro\x1b[31mle = x\n",
+		     path, sizeof(path));
+	cr_assert(has(&d, path, 4, "[host b] ro?[31mle: unknown key"));
+	for (unsigned i = 0; i < d.n; i++)
+		cr_assert_null(strchr(d.msg[i], '\x1b'));
+	sc_diag_free(&d);
+	cr_assert_eq(scenario_load("/tmp", &sc, &d), -EISDIR);
+	cr_assert_eq(sc, SENTINEL);
+}

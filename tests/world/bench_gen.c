@@ -21,7 +21,7 @@ static double now(void)
 
 int main(void)
 {
-	static const char *maps[] = { "dust", "arena", "field", "loop" };
+	static const char *maps[] = {"dust", "arena", "field", "loop"};
 
 	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
 		char path[128], err[256];

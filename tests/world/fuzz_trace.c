@@ -48,8 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (trace_import_mapping("entity=a,x=b,y=c,yaw=d", &o, err,
 				 sizeof(err)) == 0) {
 		f = fmemopen((void *)data, size, "r");
-		if (f && trace_import_csv(f, &o, &t, NULL, err, sizeof(err)) ==
-				 0)
+		if (f &&
+		    trace_import_csv(f, &o, &t, NULL, err, sizeof(err)) == 0)
 			trace_free(&t);
 		if (f)
 			fclose(f);

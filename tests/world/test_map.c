@@ -18,8 +18,7 @@ static int load(const char *name, struct map *m)
 
 	snprintf(path, sizeof(path), "scenarios/maps/%s.map", name);
 	f = fopen(path, "r");
-	cr_assert_not_null(f, "cannot open %s (run from the source dir)",
-			   path);
+	cr_assert_not_null(f, "cannot open %s (run from the source dir)", path);
 	rc = map_read(f, m, err, sizeof(err));
 	fclose(f);
 	cr_assert_eq(rc, 0, "%s: %s", path, err);
@@ -64,7 +63,7 @@ Test(world_map, dust_has_two_sites_two_spawns_three_lanes)
 Test(world_map, arena_items_respawn)
 {
 	struct map m;
-	int kinds[4] = { 0 };
+	int kinds[4] = {0};
 
 	load("arena", &m);
 	cr_assert_eq(m.mode, MAP_DEATHMATCH);
@@ -86,13 +85,18 @@ Test(world_map, field_and_loop)
 	cr_assert_eq(m.mode, MAP_TEAMS);
 	cr_assert_eq(m.nteams, 2);
 	map_free(&m);
-	load("loop", &m);
-	cr_assert_eq(m.mode, MAP_LOOP);
-	r = map_find_route(&m, "loop");
-	cr_assert_geq(r, 0);
-	cr_assert(m.routes[r].loop);
-	cr_assert_geq(m.routes[r].n, 4);
-	map_free(&m);
+	/* three loop environments, as in the DHSM study */
+	static const char *loops[] = {"loop", "loop2", "loop3"};
+
+	for (int i = 0; i < 3; i++) {
+		load(loops[i], &m);
+		cr_assert_eq(m.mode, MAP_LOOP);
+		r = map_find_route(&m, "loop");
+		cr_assert_geq(r, 0);
+		cr_assert(m.routes[r].loop);
+		cr_assert_geq(m.routes[r].n, 4);
+		map_free(&m);
+	}
 }
 
 Test(world_map, coordinates_and_markers)
@@ -114,8 +118,8 @@ Test(world_map, coordinates_and_markers)
 	struct map m;
 	char err[128];
 
-	cr_assert_eq(map_parse(txt, sizeof(txt) - 1, &m, err, sizeof(err)),
-		     0, "%s", err);
+	cr_assert_eq(map_parse(txt, sizeof(txt) - 1, &m, err, sizeof(err)), 0,
+		     "%s", err);
 	cr_assert_eq(m.w, 5);
 	cr_assert_eq(m.h, 4);
 	cr_assert_eq(m.nspawns, 2);
@@ -143,30 +147,31 @@ struct bad_case {
 Test(world_map, errors_name_the_line)
 {
 	static const struct bad_case cases[] = {
-		{ "name x\ncell 8\nspawn 0 1 1\ngrid\n...\nend\n", 1,
-		  "reckon-map 1" },
-		{ "reckon-map 2\ncell 8\ngrid\n...\nend\n", 1, "version" },
-		{ "reckon-map 1\ncell 8\nspawn 0 1 0\nbogus 3\ngrid\n...\nend\n",
-		  4, "unknown directive" },
-		{ "reckon-map 1\ncell 8\nspawn 0 z\ngrid\n...\nend\n", 3,
-		  "marker" },
-		{ "reckon-map 1\ncell 8\nspawn 0 0 0\ngrid\n#..\nend\n", 3,
-		  "inside a wall" },
-		{ "reckon-map 1\ncell 8\nspawn 3 1 0\ngrid\n...\nend\n", 3,
-		  "not declared" },
-		{ "reckon-map 1\ncell 8\nspawn 0 1 0\ngrid\n..\n.?\nend\n", 6,
-		  "unknown grid character" },
-		{ "reckon-map 1\ncell 8\nspawn 0 1 0\ngrid\n...\n", 4,
-		  "not closed" },
-		{ "reckon-map 1\ncell -3\nspawn 0 1 0\ngrid\n...\nend\n", 2,
-		  "cell size" },
-		{ "reckon-map 1\ncell 8\nitem health x 3 1 0\ngrid\n...\nend\n",
-		  3, "usage: item" },
-		{ "reckon-map 1\ncell 8\nspawn 0 1 0\nroute r a b\ngrid\n...\nend\n",
-		  4, "unknown waypoint" },
-		{ "reckon-map 1\ncell 8\ngrid\n...\nend\n", 3, "no spawn" },
-		{ "reckon-map 1\ncell 8\nspawn 0 1 0\ngrid\n...\nend\nmore\n",
-		  7, "after the grid" },
+		{"name x\ncell 8\nspawn 0 1 1\ngrid\n...\nend\n", 1,
+		 "reckon-map 1"},
+		{"reckon-map 2\ncell 8\ngrid\n...\nend\n", 1, "version"},
+		{"reckon-map 1\ncell 8\nspawn 0 1 0\nbogus 3\ngrid\n...\nend\n",
+		 4, "unknown directive"},
+		{"reckon-map 1\ncell 8\nspawn 0 z\ngrid\n...\nend\n", 3,
+		 "marker"},
+		{"reckon-map 1\ncell 8\nspawn 0 0 0\ngrid\n#..\nend\n", 3,
+		 "inside a wall"},
+		{"reckon-map 1\ncell 8\nspawn 3 1 0\ngrid\n...\nend\n", 3,
+		 "not declared"},
+		{"reckon-map 1\ncell 8\nspawn 0 1 0\ngrid\n..\n.?\nend\n", 6,
+		 "unknown grid character"},
+		{"reckon-map 1\ncell 8\nspawn 0 1 0\ngrid\n...\n", 4,
+		 "not closed"},
+		{"reckon-map 1\ncell -3\nspawn 0 1 0\ngrid\n...\nend\n", 2,
+		 "cell size"},
+		{"reckon-map 1\ncell 8\nitem health x 3 1 0\ngrid\n...\nend\n",
+		 3, "usage: item"},
+		{"reckon-map 1\ncell 8\nspawn 0 1 0\nroute r a "
+		 "b\ngrid\n...\nend\n",
+		 4, "unknown waypoint"},
+		{"reckon-map 1\ncell 8\ngrid\n...\nend\n", 3, "no spawn"},
+		{"reckon-map 1\ncell 8\nspawn 0 1 0\ngrid\n...\nend\nmore\n", 7,
+		 "after the grid"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -1,9 +1,10 @@
 /*
  * test_move.c: the Source-style ground move. From rest a player reaches
- * the run speed and never exceeds it; with no input friction stops it
- * (speed never rises) within half a second, as counter-strafing does in
- * CS:GO; walking and crouching cap the speed lower; walls stop the body
- * without letting it in.
+ * the run speed and never exceeds it; with no input, friction stops it
+ * (speed never rises) after exactly the number of ticks the friction
+ * formula gives, under half a second as counter-strafing needs in CS:GO;
+ * walking and crouching cap the speed lower; walls stop the body without
+ * letting it in.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -24,7 +25,7 @@ Test(world_move, reaches_and_holds_run_speed)
 {
 	struct map m;
 	struct move_params p;
-	struct body b = { .x = 100, .y = 100 };
+	struct body b = {.x = 100, .y = 100};
 	double prev = 0;
 	int reached = -1;
 
@@ -47,23 +48,33 @@ Test(world_move, reaches_and_holds_run_speed)
 	map_free(&m);
 }
 
-Test(world_move, friction_stops_within_half_a_second)
+Test(world_move, friction_stops_when_the_formula_says)
 {
 	struct map m;
 	struct move_params p;
-	struct body b = { .x = 100, .y = 200, .vx = 250 };
-	double prev = 250;
-	int k;
+	struct body b = {.x = 100, .y = 200, .vx = 250};
+	double prev = 250, dt = 1.0 / 64, v = 250;
+	int k, want = 0;
 
 	open_map(&m);
 	move_defaults(&p);
-	for (k = 0; k < 64 && hypot(b.vx, b.vy) > 0; k++) {
-		move_step(&m, &p, &b, 0, 0, 0, 1.0 / 64);
+	/* Source friction, closed form: above stopspeed the speed shrinks
+	 * by the factor (1 - friction dt) per tick; below it, it drops by
+	 * stopspeed * friction * dt per tick until zero. From 250 u/s with
+	 * CS:GO's constants: 14 + 12 = 26 ticks, about 0.41 s. */
+	while (v >= p.stop_speed) {
+		v *= 1 - p.friction * dt;
+		want++;
+	}
+	want += (int)ceil(v / (p.stop_speed * p.friction * dt));
+	for (k = 0; k < 640 && hypot(b.vx, b.vy) > 0; k++) {
+		move_step(&m, &p, &b, 0, 0, 0, dt);
 		cr_assert_leq(hypot(b.vx, b.vy), prev);
 		prev = hypot(b.vx, b.vy);
 	}
-	cr_assert_lt(k, 32, "took %d ticks to stop", k);
-	cr_assert_gt(k, 4, "stopped implausibly fast (%d ticks)", k);
+	cr_assert_eq(k, want, "stopped after %d ticks, formula says %d", k,
+		     want);
+	cr_assert_lt(k * dt, 0.5); /* counter-strafing works */
 	map_free(&m);
 }
 
@@ -74,10 +85,10 @@ Test(world_move, walk_and_crouch_caps)
 
 	open_map(&m);
 	move_defaults(&p);
-	double caps[2] = { p.walk_speed, p.crouch_speed };
+	double caps[2] = {p.walk_speed, p.crouch_speed};
 
 	for (int c = 0; c < 2; c++) {
-		struct body b = { .x = 100, .y = 100 };
+		struct body b = {.x = 100, .y = 100};
 
 		for (int k = 0; k < 128; k++) {
 			move_step(&m, &p, &b, 0.6, 0.8, caps[c], 1.0 / 64);
@@ -96,7 +107,7 @@ Test(world_move, walls_stop_the_body)
 {
 	struct map m;
 	struct move_params p;
-	struct body b = { .x = 96, .y = 96 };
+	struct body b = {.x = 96, .y = 96};
 
 	tm_from_grid(&m, 64, "....#\n....#\n....#");
 	move_defaults(&p);

@@ -29,7 +29,8 @@ static double dijkstra(const struct map *m, int s, int g)
 		int u = -1;
 
 		for (int i = 0; i < n; i++)
-			if (!done[i] && isfinite(d[i]) && (u < 0 || d[i] < d[u]))
+			if (!done[i] && isfinite(d[i]) &&
+			    (u < 0 || d[i] < d[u]))
 				u = i;
 		if (u < 0)
 			break;
@@ -42,8 +43,9 @@ static double dijkstra(const struct map *m, int s, int g)
 
 				if ((!dx && !dy) || map_blocked(m, vx, vy))
 					continue;
-				if (dx && dy && (map_blocked(m, ux + dx, uy) ||
-						 map_blocked(m, ux, uy + dy)))
+				if (dx && dy &&
+				    (map_blocked(m, ux + dx, uy) ||
+				     map_blocked(m, ux, uy + dy)))
 					continue;
 				double c = d[u] + (dx && dy ? M_SQRT2 : 1.0);
 				int v = vy * m->w + vx;
@@ -91,18 +93,22 @@ Test(world_nav, astar_is_optimal_against_dijkstra)
 			}
 			reach++;
 			cr_assert_eq(rc, 0);
-			/* float accumulation in nav.c: 1e-4 over <= 200 steps */
-			cr_assert_float_eq(cost, want, 1e-4, "seed %lu: %f vs %f",
+			/* float accumulation in nav.c: 1e-4 over <= 200 steps
+			 */
+			cr_assert_float_eq(cost, want, 1e-4,
+					   "seed %lu: %f vs %f",
 					   (unsigned long)seed, cost, want);
 			cr_assert_eq(cells[0], s);
 			cr_assert_eq(cells[len - 1], g);
 			double sum = 0;
 
 			for (int i = 1; i < len; i++) {
-				int ax = cells[i - 1] % m.w, ay = cells[i - 1] / m.w;
+				int ax = cells[i - 1] % m.w,
+				    ay = cells[i - 1] / m.w;
 				int bx = cells[i] % m.w, by = cells[i] / m.w;
 
-				cr_assert(abs(ax - bx) <= 1 && abs(ay - by) <= 1);
+				cr_assert(abs(ax - bx) <= 1 &&
+					  abs(ay - by) <= 1);
 				cr_assert(!map_blocked(&m, bx, by));
 				if (ax != bx && ay != by) {
 					cr_assert(!map_blocked(&m, bx, ay));

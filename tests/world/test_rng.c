@@ -19,7 +19,8 @@ Test(world_rng, same_seed_same_sequence)
 	int differ = 0;
 
 	for (int i = 0; i < 1000; i++) {
-		uint64_t x = wrng_next(&a), y = wrng_next(&b), z = wrng_next(&c);
+		uint64_t x = wrng_next(&a), y = wrng_next(&b),
+			 z = wrng_next(&c);
 
 		cr_assert_eq(x, y);
 		differ += x != z;
@@ -56,7 +57,7 @@ Test(world_rng, below_is_uniform_per_bin)
 {
 	struct wrng r;
 	const int n = 70000, k = 7;
-	int count[7] = { 0 };
+	int count[7] = {0};
 
 	wrng_seed(&r, 9, 1);
 	for (int i = 0; i < n; i++) {

@@ -126,6 +126,8 @@ Test(world_sim, field_bots_stay_legal)
 Test(world_sim, loop_bots_stay_legal)
 {
 	check_map("loop", 4, 60);
+	check_map("loop2", 3, 60);
+	check_map("loop3", 3, 60);
 }
 
 Test(world_sim, events_are_consistent)

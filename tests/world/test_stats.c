@@ -15,8 +15,14 @@ static void leg(struct trace *t, uint32_t e, int k0, int k1, double *x,
 {
 	for (int k = k0; k < k1; k++) {
 		struct trace_sample s = {
-			.t_ns = (int64_t)k * 15625000, .entity = e, .alive = 1,
-			.x = *x, .y = *y, .vx = vx, .vy = vy, .yaw = yaw,
+			.t_ns = (int64_t)k * 15625000,
+			.entity = e,
+			.alive = 1,
+			.x = *x,
+			.y = *y,
+			.vx = vx,
+			.vy = vy,
+			.yaw = yaw,
 		};
 		cr_assert_eq(trace_append(t, &s), 0);
 		*x += vx / HZ;
@@ -31,9 +37,10 @@ Test(world_stats, known_answers)
 	struct trace_stats_opts o;
 	struct trace_stats st;
 	double x = 0, y = 0;
-	struct trace_event fire = { .t_ns = 2000000000LL,
-				    .kind = TRACE_EV_FIRE, .entity = 0,
-				    .target = TRACE_NONE };
+	struct trace_event fire = {.t_ns = 2000000000LL,
+				   .kind = TRACE_EV_FIRE,
+				   .entity = 0,
+				   .target = TRACE_NONE};
 
 	trace_init(&t);
 	t.tick_ns = 15625000;

@@ -31,12 +31,20 @@ static void synth(struct trace *t, int ents, int ticks)
 	for (int k = 0; k < ticks; k++)
 		for (int e = 0; e < ents; e++) {
 			struct trace_sample s = {
-				.t_ns = k * t->tick_ns, .entity = (uint32_t)e * 3,
-				.team = (uint8_t)(1 + e % 2), .alive = 1,
-				.x = 100.123456 + k * 1.5, .y = 200 + e * 10.0,
-				.z = 0.5, .vx = 96, .vy = -0.0004, .yaw = 359.9994,
-				.health = (int16_t)(100 - k), .armor = 50,
-				.ammo = 30, .stance = (uint8_t)(k % 3),
+				.t_ns = k * t->tick_ns,
+				.entity = (uint32_t)e * 3,
+				.team = (uint8_t)(1 + e % 2),
+				.alive = 1,
+				.x = 100.123456 + k * 1.5,
+				.y = 200 + e * 10.0,
+				.z = 0.5,
+				.vx = 96,
+				.vy = -0.0004,
+				.yaw = 359.9994,
+				.health = (int16_t)(100 - k),
+				.armor = 50,
+				.ammo = 30,
+				.stance = (uint8_t)(k % 3),
 			};
 			cr_assert_eq(trace_append(t, &s), 0);
 		}
@@ -115,20 +123,20 @@ Test(world_trace, parse_errors_name_the_line)
 		const char *text;
 		int line;
 	} cases[] = {
-		{ "t,entity,x\n0,1,2\n", 1 },			 /* no y */
-		{ "# c\nt,entity,x,y\n0,1,2,3\n0.5,1,x,3\n", 4 }, /* bad x */
-		{ "t,entity,x,y\n0,1,2,3\n0,1,2,3\n", 3 },	 /* duplicate */
-		{ "t,entity,x,y\n1,1,2,3\n0.5,1,2,3\n", 3 },	 /* backwards */
-		{ "t,entity,x,y,alive\n0,1,2,3,2\n", 2 },	 /* alive 2 */
-		{ "t,entity,x,y\n0,-1,2,3\n", 2 },		 /* entity */
-		{ "t,entity,x,y\n0,1,nan,3\n", 2 },		 /* not finite */
-		{ "t,entity,x,y\n0,1,2\n", 2 },			 /* short row */
-		{ "t,entity,x,y\n1e3,1,2,3\n", 2 },		 /* time format */
-		{ "", 0 },					 /* empty */
+		{"t,entity,x\n0,1,2\n", 1},			/* no y */
+		{"# c\nt,entity,x,y\n0,1,2,3\n0.5,1,x,3\n", 4}, /* bad x */
+		{"t,entity,x,y\n0,1,2,3\n0,1,2,3\n", 3},	/* duplicate */
+		{"t,entity,x,y\n1,1,2,3\n0.5,1,2,3\n", 3},	/* backwards */
+		{"t,entity,x,y,alive\n0,1,2,3,2\n", 2},		/* alive 2 */
+		{"t,entity,x,y\n0,-1,2,3\n", 2},		/* entity */
+		{"t,entity,x,y\n0,1,nan,3\n", 2},		/* not finite */
+		{"t,entity,x,y\n0,1,2\n", 2},			/* short row */
+		{"t,entity,x,y\n1e3,1,2,3\n", 2}, /* time format */
+		{"", 0},			  /* empty */
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct trace t = { .n = 12345 };
+		struct trace t = {.n = 12345};
 		char err[128] = "", want[32];
 		FILE *f = fmemopen((void *)cases[i].text,
 				   strlen(cases[i].text) + 1, "r");
@@ -158,9 +166,13 @@ Test(world_trace, events_round_trip_and_errors)
 	trace_events_init(&a);
 	for (int i = 0; i < 5; i++) {
 		struct trace_event e = {
-			.t_ns = i * 1000000, .kind = (enum trace_event_kind)i,
-			.entity = (uint32_t)i, .target = i == 4 ? TRACE_NONE : 7,
-			.x = 1.25, .y = -3.5, .value = -i,
+			.t_ns = i * 1000000,
+			.kind = (enum trace_event_kind)i,
+			.entity = (uint32_t)i,
+			.target = i == 4 ? TRACE_NONE : 7,
+			.x = 1.25,
+			.y = -3.5,
+			.value = -i,
 		};
 		cr_assert_eq(trace_events_append(&a, &e), 0);
 	}
@@ -229,12 +241,12 @@ Test(world_trace, import_maps_columns_and_counts_bad_rows)
 	trace_import_defaults(&o);
 	cr_assert_eq(trace_import_mapping("t=time,x=a", &o, err, sizeof(err)),
 		     -EINVAL);
-	cr_assert_eq(trace_import_mapping("speed=a,x=a,y=b", &o, err,
-					  sizeof(err)),
-		     -EINVAL);
-	cr_assert_eq(trace_import_mapping("t=time,x=px,y=py", &o, err,
-					  sizeof(err)),
-		     0);
+	cr_assert_eq(
+		trace_import_mapping("speed=a,x=a,y=b", &o, err, sizeof(err)),
+		-EINVAL);
+	cr_assert_eq(
+		trace_import_mapping("t=time,x=px,y=py", &o, err, sizeof(err)),
+		0);
 	f = mem("time,px\n0,1\n");
 	cr_assert_eq(trace_import_csv(f, &o, &t, &rep, err, sizeof(err)),
 		     -EINVAL);
@@ -262,9 +274,11 @@ Test(world_trace, check_finds_each_corruption)
 	trace_init(&t);
 	t.tick_ns = 15625000;
 	for (int k = 0; k < 100; k++) {
-		struct trace_sample s = { .t_ns = k * t.tick_ns, .alive = 1,
-					  .x = 10 + 1.5 * k, .y = 96,
-					  .vx = 96 };
+		struct trace_sample s = {.t_ns = k * t.tick_ns,
+					 .alive = 1,
+					 .x = 10 + 1.5 * k,
+					 .y = 96,
+					 .vx = 96};
 		trace_append(&t, &s);
 	}
 	cr_assert_eq(check_one(&t, &m), 0);

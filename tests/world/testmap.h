@@ -22,8 +22,8 @@ static inline void tm_from_grid(struct map *m, double cell, const char *grid)
 		"reckon-map 1\nname t\ncell %g\nspawn 0 0 0\ngrid\n%s\nend\n",
 		cell, grid);
 	/* the spawn at cell (0,0) must be floor: tests keep it so */
-	cr_assert_eq(map_parse(txt, strlen(txt), m, err, sizeof(err)), 0,
-		     "%s", err);
+	cr_assert_eq(map_parse(txt, strlen(txt), m, err, sizeof(err)), 0, "%s",
+		     err);
 	free(txt);
 }
 
