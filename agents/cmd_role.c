@@ -457,6 +457,23 @@ static int run_role(enum shell_role role, const char *name, int argc,
 			strerror(-rc));
 		return 1;
 	}
+	if (tr.n_entities && tr.entities[tr.n_entities - 1] > ROLE_ENTITY_MAX) {
+		fprintf(stderr,
+			"reckon-agent: entity %u of the trace does not fit "
+			"a DIS entity number (trace ids 0..%u)\n",
+			tr.entities[tr.n_entities - 1], ROLE_ENTITY_MAX);
+		role_truth_free(&tr);
+		return 1;
+	}
+	for (size_t i = 0; i < o.n_entities; i++)
+		if (role_truth_entity_index(&tr, o.entities[i]) < 0) {
+			fprintf(stderr,
+				"reckon-agent: --entities: %u has no "
+				"path in the trace\n",
+				o.entities[i]);
+			role_truth_free(&tr);
+			return 2;
+		}
 	if (tr.set.n_paths == 0)
 		fprintf(stderr,
 			"reckon-agent %s: warning: no path of the trace "

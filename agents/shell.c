@@ -35,8 +35,8 @@ struct shell {
 	struct role_observer *ob;
 	struct role_relay rl;
 	int64_t t0;
-	int ending; /* observer: frames done, lingering */
-	int64_t due;		     /* relative time the timer was armed for */
+	int ending;		    /* observer: frames done, lingering */
+	int64_t due;		    /* relative time the timer was armed for */
 	int64_t late_sum, late_max; /* timer lateness, ns */
 	uint64_t wakeups;
 	int status;

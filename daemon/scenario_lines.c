@@ -198,8 +198,10 @@ int sc_lines_scan(FILE *f, const char *path, struct sc_lines *out,
 			problems++;
 			continue;
 		}
-		if (lineno == 1 && n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
-			rc = sc_diag_add(d, lineno, "%s:1: the file starts with "
+		if (lineno == 1 && n >= 3 &&
+		    memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+			rc = sc_diag_add(d, lineno,
+					 "%s:1: the file starts with "
 					 "a UTF-8 byte-order mark, which "
 					 "iniparser cannot read; remove it",
 					 path);

@@ -5,11 +5,11 @@
  * (updates and bytes sent per entity and second) and the observer rows
  * (error mean weighted by frames, p50/p95 as the mean of every observer
  * x entity percentile, max as the max, time over threshold, delivery =
- * datagrams received / datagrams sent); across repetitions each figure
- * is a mean with a 95% Student-t confidence interval. The t quantile is
- * computed from the t distribution function through the regularized
- * incomplete beta function (continued fraction, evaluated by the
- * modified Lentz method), solved by bisection.
+ * updates received / (updates sent x observer hosts)). Across
+ * repetitions each figure is a mean with a 95% Student-t confidence
+ * interval. The t quantile is computed from the t distribution function
+ * through the regularized incomplete beta function (continued fraction,
+ * evaluated by the modified Lentz method), solved by bisection.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "summary.h"
+
+#define SUMMARY_MAX_OBS 64 /* a scenario holds at most 64 hosts */
 
 /* ---- statistics ---- */
 
@@ -143,6 +145,8 @@ struct rep_acc {
 	double frames, err_wsum, p50_sum, p95_sum, err_max, over_s, obs_rows,
 		obs_duration;
 	double rows_frames; /* observer rows with at least one frame */
+	char obs_host[SUMMARY_MAX_OBS][64]; /* distinct observer hosts */
+	size_t n_obs;
 };
 
 struct group {
@@ -162,6 +166,7 @@ enum col {
 	C_COND,
 	C_PRED,
 	C_PARAMS,
+	C_HOST,
 	C_SENT,
 	C_DGRAMS,
 	C_BYTES,
@@ -177,9 +182,10 @@ enum col {
 };
 
 static const char *const col_name[C_N] = {
-	"role",	     "condition",  "predictor", "params", "sent",
-	"datagrams", "bytes_sent", "received",	"frames", "err_mean",
-	"err_p50",   "err_p95",	   "err_max",	"over_s", "duration_s",
+	"role",	    "condition", "predictor", "params",
+	"host",	    "sent",	 "datagrams", "bytes_sent",
+	"received", "frames",	 "err_mean",  "err_p50",
+	"err_p95",  "err_max",	 "over_s",    "duration_s",
 };
 
 #define MAX_FIELDS 64
@@ -255,6 +261,17 @@ static struct rep_acc *acc_for(struct agg *a, char **f, const int *ci,
 	return &g->r[g->n_r++];
 }
 
+/* Remember an observer host: delivery counts each update once per
+ * observer. */
+static void note_observer(struct rep_acc *r, const char *host)
+{
+	for (size_t i = 0; i < r->n_obs; i++)
+		if (!strcmp(r->obs_host[i], host))
+			return;
+	if (r->n_obs < SUMMARY_MAX_OBS && strlen(host) < sizeof(r->obs_host[0]))
+		strcpy(r->obs_host[r->n_obs++], host);
+}
+
 static void add_row(struct agg *a, char **f, const int *ci, unsigned rep)
 {
 	double v[C_N];
@@ -283,6 +300,7 @@ static void add_row(struct agg *a, char **f, const int *ci, unsigned rep)
 		return;
 	}
 	r->received += v[C_RECV];
+	note_observer(r, f[ci[C_HOST]]);
 	r->obs_rows += 1;
 	r->obs_duration += v[C_DUR];
 	r->over_s += v[C_OVER];
@@ -377,7 +395,10 @@ static void figures(const struct rep_acc *r, double *v)
 
 	v[F_UPS] = r->sent / dur / ents;
 	v[F_BPS] = r->bytes / dur / ents;
-	v[F_DELIVERY] = r->datagrams > 0 ? r->received / r->datagrams : NAN;
+	/* each update should reach every observer, whatever the topology */
+	v[F_DELIVERY] = r->sent > 0 && r->n_obs > 0
+				? r->received / (r->sent * (double)r->n_obs)
+				: NAN;
 	v[F_ERR_MEAN] = r->frames > 0 ? r->err_wsum / r->frames : NAN;
 	v[F_ERR_P50] = r->rows_frames > 0 ? r->p50_sum / r->rows_frames : NAN;
 	v[F_ERR_P95] = r->rows_frames > 0 ? r->p95_sum / r->rows_frames : NAN;

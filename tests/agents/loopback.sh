@@ -11,6 +11,7 @@
 # to the observer is counted as truncated and changes nothing else; the
 # metrics files are complete CSV.
 . "$(dirname "$0")/lib.sh"
+need_tool ss
 
 "$agent" trace gen --map dust --bots 6 --duration 6 --seed 3 \
 	-o "$tmp/t.csv" >/dev/null 2>&1 || fail "trace gen failed"
@@ -29,7 +30,13 @@ pids="$pids $obs"
 	--host relay --stop-after 7 >"$tmp/relay.log" 2>&1 &
 relay=$!
 pids="$pids $relay"
-sleep 0.5
+# wait until the observer and the relay have bound their lanes
+for _ in $(seq 100); do
+	n=$(ss -Hlun "( sport = :$base or sport = :$((base + 101)) )" 2>/dev/null | wc -l)
+	[ "$n" -ge 2 ] && break
+	sleep 0.05
+done
+[ "$n" -ge 2 ] || fail "observer and relay did not bind their ports"
 # a malformed datagram (10 octets) to lane 0 of the observer
 printf 'not-a-pdu!' >/dev/udp/127.0.0.1/"$base"
 "$agent" player "${common[@]}" --to 127.0.0.1:$((base + 100)) \

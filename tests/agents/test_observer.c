@@ -116,11 +116,12 @@ Test(observer, zero_latency_matches_replay)
 			cr_assert_eq(m.frames, (uint64_t)n[m.entity]);
 			/*
 			 * Only the float32 transport of velocity, orientation
-			 * and acceleration differs from replay: a relative
-			 * rounding of 2^-24 on speeds under 1000 u/s and
-			 * accelerations under 1e4 u/s^2 over the 5 s
-			 * extrapolation of a heartbeat moves a position by
-			 * less than (1000 * 5 + 1e4 * 25 / 2) * 2^-24 < 0.01 u.
+			 * and acceleration differs from replay. Its relative
+			 * rounding is 2^-24. The fixture's speeds are at most
+			 * r w = 300 * 1.1 = 330 u/s and its accelerations
+			 * r w^2 = 363 u/s^2, and no extrapolation outlasts the
+			 * 12 s trace, so a position moves by less than
+			 * (330 * 12 + 363 * 12^2 / 2) * 2^-24 = 0.0018 u.
 			 */
 			cr_assert_float_eq(
 				m.err_mean, sum[m.entity] / n[m.entity], 0.01,

@@ -228,3 +228,29 @@ Test(summary, single_repetition_and_missing)
 		     csv);
 	rm_rf(dir);
 }
+
+/* Client-server with two observers: each update should arrive twice, so
+ * delivery = received / (sent x observer hosts) = (9 + 8) / (10 x 2). */
+Test(summary, delivery_counts_every_observer)
+{
+	char dir[] = "/tmp/reckon-summary-XXXXXX", path[600];
+
+	cr_assert(mkdtemp(dir));
+	write_file(dir, "metrics-p.csv",
+		   HEADER "p,player,1,1,cs,client-server,0,dis,a=1,0,10,1,10,"
+			  "1600,0,0,0,0,0,0,0,0,0,0,0,0,0,5\n");
+	write_file(dir, "metrics-o1.csv",
+		   HEADER "o1,observer,1,1,cs,client-server,0,dis,a=1,0,0,0,0,"
+			  "0,9,0,9,0,0,0,10,0,1,1,1,1,0,5\n");
+	write_file(dir, "metrics-o2.csv",
+		   HEADER "o2,observer,1,1,cs,client-server,0,dis,a=1,0,0,0,0,"
+			  "0,8,0,8,0,0,0,10,0,1,1,1,1,0,5\n");
+	cr_assert_eq(summary_write(dir, 1, NULL), 0);
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	char *csv = strchr(slurp(path), '\n') + 1;
+
+	/* updates/s per entity 10 / 5 s = 2, bytes/s 320, delivery 0.85 */
+	cr_assert_eq(strncmp(csv, "dis,a=1,cs,1,2,,320,,0.85,,", 27), 0, "%s",
+		     csv);
+	rm_rf(dir);
+}

@@ -26,7 +26,7 @@ static int bench(const char *label, const char *path, int iters)
 
 	for (int i = 0; i < iters; i++) {
 		struct scenario *sc = NULL;
-		struct sc_diag d = { 0 };
+		struct sc_diag d = {0};
 		if (scenario_load(path, &sc, &d) < 0) {
 			fprintf(stderr, "bench_load: %s does not load\n", path);
 			for (unsigned j = 0; j < d.n; j++)
@@ -67,15 +67,16 @@ int main(void)
 	fprintf(f, "[schedule]\n");
 	for (int i = 0; i < 500; i++)
 		fprintf(f, "at %dms h%d>h%d = delay %dms\n", 1000 + i * 7,
-			i % 64, (i * 7 + 1) % 64 == i % 64 ? (i + 1) % 64
-							  : (i * 7 + 1) % 64,
+			i % 64,
+			(i * 7 + 1) % 64 == i % 64 ? (i + 1) % 64
+						   : (i * 7 + 1) % 64,
 			i % 90 + 1);
 	fclose(f);
 
 	int rc = bench("scenarios/ping.ini", "scenarios/ping.ini", 2000);
 	if (rc == 0)
-		rc = bench("scenarios/lossy-pair.ini", "scenarios/lossy-pair.ini",
-			   2000);
+		rc = bench("scenarios/lossy-pair.ini",
+			   "scenarios/lossy-pair.ini", 2000);
 	if (rc == 0)
 		rc = bench("64 hosts (generated)", path, 20);
 	unlink(path);

@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[64], path2[64];
 	struct scenario *sc = NULL, *again = NULL;
-	struct sc_diag d = { 0 };
+	struct sc_diag d = {0};
 	int fd = to_memfd(data, size, path, sizeof(path));
 	int rc = scenario_load(path, &sc, &d);
 

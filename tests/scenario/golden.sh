@@ -8,7 +8,7 @@
 # RECKON_UPDATE_GOLDEN=1 rewrites the .expected files instead (review the
 # diff before committing).
 set -u
-build=${1:?usage: golden.sh BUILD_DIR}
+build=$(cd "${1:?usage: golden.sh BUILD_DIR}" && pwd) || exit 1
 src=$(cd "$(dirname "$0")/../.." && pwd)
 reckond=$build/daemon/reckond
 if [ ! -x "$reckond" ]; then
@@ -79,10 +79,10 @@ for ini in scenarios/*.ini tests/scenario/valid/*.ini; do
 	fi
 	# Round trip: the canonical form loads back to itself (the first
 	# line names the file it came from, so it differs).
-	"$reckond" -nv "$ini" >"$tmp/c1.ini" 2>"$tmp/err" &&
-		"$reckond" -nv "$tmp/c1.ini" >"$tmp/c2.ini" 2>>"$tmp/err"
-	if [ $? -ne 0 ] || ! diff <(tail -n +2 "$tmp/c1.ini") \
-		<(tail -n +2 "$tmp/c2.ini") >"$tmp/diff"; then
+	if ! "$reckond" -nv "$ini" >"$tmp/c1.ini" 2>"$tmp/err" ||
+		! "$reckond" -nv "$tmp/c1.ini" >"$tmp/c2.ini" 2>>"$tmp/err" ||
+		! diff <(tail -n +2 "$tmp/c1.ini") <(tail -n +2 "$tmp/c2.ini") \
+			>"$tmp/diff"; then
 		echo "FAIL $ini: canonical form does not load back to itself:"
 		cat "$tmp/err" "$tmp/diff"
 		fail=1

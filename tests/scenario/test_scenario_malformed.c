@@ -212,6 +212,7 @@ Test(malformed, mutated_files_never_crash)
 		struct sc_diag d = {0};
 		sc_write_tmp(text, path, sizeof(path));
 		int rc = scenario_load(path, &sc, &d);
+		unlink(path);
 		if (rc == 0) {
 			char *out = NULL, tmp[64];
 			size_t on;
@@ -220,12 +221,13 @@ Test(malformed, mutated_files_never_crash)
 			cr_assert_eq(scenario_print(f, sc), 0);
 			fclose(f);
 			sc_write_tmp(out, tmp, sizeof(tmp));
-			cr_assert_eq(scenario_load(tmp, &again, &d), 0,
+			int rc2 = scenario_load(tmp, &again, &d);
+			unlink(tmp);
+			cr_assert_eq(rc2, 0,
 				     "iteration %d: canonical form rejected: "
 				     "%s",
 				     iter, d.n ? d.msg[0] : "");
 			sc_assert_same(sc, again);
-			unlink(tmp);
 			free(out);
 			scenario_free(again);
 			scenario_free(sc);
@@ -242,7 +244,6 @@ Test(malformed, mutated_files_never_crash)
 					0, "%s", d.msg[i]);
 			rejected++;
 		}
-		unlink(path);
 		sc_diag_free(&d);
 	}
 	cr_log_info("mutation test: %u loaded, %u rejected", loaded, rejected);
@@ -255,8 +256,8 @@ Test(malformed, bom_control_characters_and_directories)
 {
 	char path[64];
 	struct scenario *sc = SENTINEL;
-	struct sc_diag d = load_bad("\xef\xbb\xbf[host a]\nexec = true\n",
-				    path, sizeof(path));
+	struct sc_diag d = load_bad("\xef\xbb\xbf[host a]\nexec = true\n", path,
+				    sizeof(path));
 
 	/* iniparser cannot read past the mark: that one message says why */
 	cr_assert_eq(d.n, 1);
