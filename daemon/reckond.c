@@ -13,12 +13,16 @@
 #include "log.h"
 #include "run.h"
 #include "scenario.h"
+#include "sim.h"
+#include "sweep.h"
 
 static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
 		"usage: reckond [-dqv] [-s socket]            run as a service\n"
 		"       reckond [-qv] run FILE                run one scenario\n"
+		"       reckond [-qv] sim FILE                run it in virtual time (simulator)\n"
+		"       reckond [-qv] sweep [-j N] [--shard I/N] FILE   run a [sweep] grid\n"
 		"       reckond -n [-v] FILE                  check FILE (-v: print it)\n"
 		"       reckond cleanup                       remove leftovers of a killed daemon\n");
 	exit(2);
@@ -46,7 +50,7 @@ int main(int argc, char *argv[])
 	struct run_opts o = { 0 };
 	int ch, check = 0, debug = 0;
 
-	while ((ch = getopt(argc, argv, "dnqs:v")) != -1) {
+	while ((ch = getopt(argc, argv, "+dnqs:v")) != -1) {
 		switch (ch) {
 		case 'd': debug = 1; break;
 		case 'n': check = 1; break;
@@ -81,10 +85,24 @@ int main(int argc, char *argv[])
 		struct scenario *sc = load_or_report(argv[1]);
 		if (sc == NULL)
 			return 1;
-		int rc = run_scenario(sc, &o, NULL, 0);
+		int rc = sc->mode == SC_MODE_SIMULATE ?
+				 sim_scenario(sc, &o, NULL, 0) :
+				 run_scenario(sc, &o, NULL, 0);
 		scenario_free(sc);
 		return rc < 0 ? 1 : rc;
 	}
+	if (strcmp(argv[0], "sim") == 0) {
+		if (argc != 2)
+			usage();
+		struct scenario *sc = load_or_report(argv[1]);
+		if (sc == NULL)
+			return 1;
+		int rc = sim_scenario(sc, &o, NULL, 0);
+		scenario_free(sc);
+		return rc < 0 ? 1 : rc;
+	}
+	if (strcmp(argv[0], "sweep") == 0)
+		return sweep_main(argc, argv, &o);
 	if (strcmp(argv[0], "cleanup") == 0) {
 		int n = run_cleanup(o.verbose);
 		if (n < 0) {

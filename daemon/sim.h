@@ -1,0 +1,36 @@
+/*
+ * sim.h: the simulator host. It runs the same pure state machines as the
+ * emulator (agents/role player, observer, relay; the netem engine for every
+ * directed link) in virtual time, in one process, with a discrete-event
+ * queue and no sockets. The same scenario file works in both modes; a
+ * simulated repetition writes the same metrics files into its run
+ * directory that the emulated agents write, so summary_write() aggregates
+ * either.
+ */
+#ifndef RECKON_SIM_H
+#define RECKON_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run.h"
+#include "scenario.h"
+
+struct sim_stats {
+	uint64_t events;	/* discrete events processed */
+	uint64_t datagrams;	/* datagrams offered to links */
+	int64_t virtual_ns;	/* simulated time */
+};
+
+/* One repetition (rep is 1-based; its seed is runner_rep_seed(sc->seed,
+ * rep), as in the emulator) into run_dir, which exists. */
+int sim_run_rep(const struct scenario *sc, unsigned rep, const char *run_dir,
+		struct sim_stats *st);
+
+/* The whole scenario in virtual time: results directory, every
+ * repetition, summary and table, as `reckond run` does for the emulator.
+ * Returns 0 or a positive exit status, or -errno. */
+int sim_scenario(const struct scenario *sc, const struct run_opts *o,
+		 char *rundir, size_t rundir_len);
+
+#endif
