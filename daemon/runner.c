@@ -21,6 +21,7 @@
 #include "log.h"
 #include "results.h"
 #include "runner.h"
+#include "summary.h"
 
 #define GRACE_NS 2000000000LL /* SIGTERM -> SIGKILL */
 
@@ -124,6 +125,14 @@ static int start_rep(struct runner *r)
 
 static void finish(struct runner *r)
 {
+	/* Agents' metrics, when the scenario has any, become summary.csv,
+	 * summary.json and the table on stdout. */
+	if (r->result == 0) {
+		int err = summary_write(r->dir, r->sc->repetitions, stdout);
+
+		if (err < 0 && err != -ENOENT)
+			log_warnx("%s: summary: %s", r->dir, strerror(-err));
+	}
 	log_info("%s: %s; results in %s", r->sc->name,
 		 r->result == 0 ? "finished" : "FAILED", r->dir);
 	log_set_file(-1);
@@ -168,6 +177,17 @@ int runner_start(struct event_base *base, const struct scenario *sc,
 
 	if (r == NULL)
 		return -ENOMEM;
+	if (sc->mode == SC_MODE_SIMULATE) {
+		log_warnx("%s: mode = simulate runs in the simulator, not in "
+			  "namespaces; use mode = emulate with reckond run",
+			  sc->path);
+		free(r);
+		return -ENOTSUP;
+	}
+	if (sc->sweep != NULL)
+		log_warnx("%s: has a [sweep]; reckond run runs its base "
+			  "scenario once, without the sweep's axes",
+			  sc->path);
 	r->base = base;
 	r->sc = sc;
 	r->done = done;

@@ -23,6 +23,7 @@
 #include "scenario_keys.h"
 #include "scenario_lines.h"
 #include "scenario_loader.h"
+#include "scenario_sweep.h"
 
 static int silent_errback(const char *fmt, ...)
 {
@@ -96,7 +97,7 @@ static int classify(struct sc_loader *L, const char *name, struct sc_section *s)
 {
 	static const char *const kinds[] = {"scenario", "defaults", "capture",
 					    "host",	"link",	    "schedule",
-					    NULL};
+					    "sweep",	NULL};
 	char w[3][SC_NAME_MAX];
 	char dym[SC_NAME_MAX + 32];
 	unsigned n = sc_split_words(name, w, 3);
@@ -148,6 +149,8 @@ static void *section_target(struct sc_loader *L, struct sc_section *s,
 		return &L->sc->hosts[s->host];
 	case SS_LINK:
 		return lin;
+	case SS_SWEEP:
+		return L->sc->sweep;
 	default:
 		return NULL;
 	}
@@ -181,6 +184,11 @@ static void section_keys(struct sc_loader *L, struct sc_section *s,
 
 		if (s->type == SS_SCHEDULE) {
 			sc_schedule_key(L, s->name, key, line, val);
+			continue;
+		}
+		if (s->type == SS_SWEEP && (strncmp(key, "link.", 5) == 0 ||
+					    strncmp(key, "predictor.", 10) == 0)) {
+			sc_sweep_key(L, s->name, key, line, val);
 			continue;
 		}
 		const struct sk_key *k = sk_find(s->type, key);
@@ -266,11 +274,14 @@ static void load_sections(struct sc_loader *L)
 			secs[i].type = SS_COUNT;
 		else if (secs[i].type == SS_HOST)
 			sc_add_host(L, &secs[i]);
+		else if (secs[i].type == SS_SWEEP && sc_sweep_new(L, &secs[i]))
+			secs[i].type = SS_COUNT;
 	}
 	/* Keys in dependency order: [schedule] needs the duration. */
 	static const enum sk_section order[] = {SS_SCENARIO, SS_DEFAULTS,
 						SS_CAPTURE,  SS_HOST,
-						SS_LINK,     SS_SCHEDULE};
+						SS_LINK,     SS_SCHEDULE,
+						SS_SWEEP};
 	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
 		for (int i = 0; i < nsec; i++) {
 			struct sc_section *s = &secs[i];
@@ -312,6 +323,8 @@ static void load_sections(struct sc_loader *L)
 		sc_default_links(L,
 				 sc_lines_key(&L->lines, "defaults", "link"));
 	sc_sort_changes(sc);
+	if (sc->sweep)
+		sc_sweep_check(L);
 out:
 	free(secs);
 	free(set);
@@ -324,6 +337,7 @@ void scenario_free(struct scenario *sc)
 		return;
 	free(sc->links);
 	free(sc->changes);
+	sc_sweep_free(sc->sweep);
 	free(sc);
 }
 

@@ -22,6 +22,7 @@
 
 enum sc_backend { SC_BACKEND_USERSPACE, SC_BACKEND_KERNEL };
 enum sc_mode { SC_MODE_EMULATE, SC_MODE_SIMULATE };
+enum sc_seeds { SC_SEEDS_COMMON, SC_SEEDS_INDEPENDENT };
 
 struct sc_host {
 	char name[SC_NAME_MAX];
@@ -61,6 +62,59 @@ struct sc_capture {
 	uint64_t max_bytes;	/* per file; 0 = unlimited */
 };
 
+/* [sweep] (docs/sweeps.md): axes of a parameter sweep. An axis is one
+ * link parameter (on every link, or one direction or pair) or one
+ * predictor parameter, with its values as text in file order (ranges
+ * expanded). The grid is the product of the axes: axis 0 varies slowest,
+ * the last axis fastest. */
+#define SC_SWEEP_MAX_AXES   8
+#define SC_SWEEP_MAX_VALUES 1000
+#define SC_SWEEP_MAX_POINTS 1000000
+#define SC_SWEEP_VAL_MAX    32
+#define SC_SWEEP_KEY_MAX    (3 * SC_NAME_MAX + 16)
+
+enum sc_axis_kind { SC_AXIS_LINK, SC_AXIS_PREDICTOR };
+
+/* Link parameters an axis can vary (names in docs/sweeps.md). */
+enum sc_link_param {
+	SC_LP_DELAY,
+	SC_LP_JITTER,
+	SC_LP_DELAY_CORR,
+	SC_LP_LOSS,
+	SC_LP_LOSS_CORR,
+	SC_LP_GE_P,
+	SC_LP_GE_R,
+	SC_LP_GE_1H,
+	SC_LP_GE_1K,
+	SC_LP_DUPLICATE,
+	SC_LP_CORRUPT,
+	SC_LP_REORDER,
+	SC_LP_RATE,
+	SC_LP_LIMIT,
+	SC_LP_COUNT
+};
+
+struct sc_axis {
+	char key[SC_SWEEP_KEY_MAX]; /* canonical: link.a>b.delay, ... */
+	enum sc_axis_kind kind;
+	enum sc_link_param param;   /* SC_AXIS_LINK */
+	int src, dst;		    /* link: -1 = every link; else src->dst */
+	int both;		    /* link: dst->src too */
+	char predictor[SC_NAME_MAX], pkey[SC_NAME_MAX]; /* SC_AXIS_PREDICTOR */
+	char (*values)[SC_SWEEP_VAL_MAX];
+	unsigned nvalues;
+	char *text;		    /* the values as written (ranges kept) */
+	int line;
+};
+
+struct sc_sweep {
+	enum sc_mode mode;   /* how each point runs; default simulate */
+	enum sc_seeds seeds; /* common random numbers or one seed per point */
+	struct sc_axis axes[SC_SWEEP_MAX_AXES]; /* sorted by line */
+	unsigned naxes;
+	int line;	     /* the [sweep] header */
+};
+
 struct scenario {
 	char path[PATH_MAX];	   /* file it came from */
 	char name[SC_NAME_MAX];
@@ -85,6 +139,9 @@ struct scenario {
 	 * from_defaults set). */
 	int has_default_link;
 	struct netem_spec default_link;
+
+	/* [sweep], or NULL when the file has none (owned, freed with sc). */
+	struct sc_sweep *sweep;
 };
 
 /* Diagnostics collected while loading: every problem, in file order. */
@@ -124,5 +181,24 @@ int scenario_host(const struct scenario *sc, const char *name);
  * a [link] section nor a [defaults] link (traffic passes unimpaired). */
 const struct netem_spec *scenario_link_spec(const struct scenario *sc,
 					    unsigned src, unsigned dst);
+
+/* Names of the link parameters an axis can vary, by enum sc_link_param. */
+extern const char *const scenario_link_param_names[SC_LP_COUNT];
+
+/* Number of grid points of sw (the product of its axes' lengths). */
+uint64_t scenario_sweep_points(const struct sc_sweep *sw);
+
+/* The value index on each axis of grid point `point` (axis 0 slowest).
+ * -ERANGE when point is past the grid; idx is written only on success. */
+int scenario_sweep_coords(const struct sc_sweep *sw, uint64_t point,
+			  unsigned idx[SC_SWEEP_MAX_AXES]);
+
+/* The scenario of grid point `point`: a deep copy of sc with every axis
+ * value applied (link specs, [schedule] changes, hosts' --predictor
+ * arguments), mode set to the sweep's mode and sweep NULL. Free it with
+ * scenario_free. -EINVAL (no sweep), -ERANGE, -ENOMEM, -E2BIG (an args
+ * text would be too long). */
+int scenario_sweep_apply(const struct scenario *sc, uint64_t point,
+			 struct scenario **out);
 
 #endif

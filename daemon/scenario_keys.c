@@ -16,10 +16,12 @@ const char *const sk_section_names[SS_COUNT] = {
 	[SS_SCENARIO] = "scenario", [SS_DEFAULTS] = "defaults",
 	[SS_CAPTURE] = "capture",   [SS_HOST] = "host NAME",
 	[SS_LINK] = "link A B",	    [SS_SCHEDULE] = "schedule",
+	[SS_SWEEP] = "sweep",
 };
 
 static const char *const backends[] = {"userspace", "kernel", NULL};
 static const char *const modes[] = {"emulate", "simulate", NULL};
+static const char *const seeds[] = {"common", "independent", NULL};
 
 #define SEC_NS	       1000000000ULL
 #define F(type, field) offsetof(type, field), sizeof(((type *)0)->field)
@@ -108,6 +110,28 @@ const struct sk_key sk_keys[] = {
 	 "At TIME after the start (a duration, at most the scenario's), "
 	 "replace the spec of link `SRC>DST` by the value; `SRC<DST` is "
 	 "the direction DST to SRC and `SRC<>DST` changes both."},
+
+	{SS_SWEEP, "mode", SK_ENUM, "simulate", 0, 0, modes,
+	 F(struct sc_sweep, mode),
+	 "How every grid point runs: in the simulator (virtual time, the "
+	 "default for sweeps) or emulated in namespaces (needs root)."},
+	{SS_SWEEP, "seeds", SK_ENUM, "common", 0, 0, seeds,
+	 F(struct sc_sweep, seeds),
+	 "common: every point runs repetition r with the same seed "
+	 "(common random numbers: the same movement under every "
+	 "condition); independent: each point gets its own seed, derived "
+	 "from seed and the point index."},
+	{SS_SWEEP, "link.PARAM", SK_AXIS, NULL, 0, 0, NULL, 0, 0,
+	 "An axis over one netem parameter of every link (both directions "
+	 "of every host pair, [schedule] changes included): delay, jitter, "
+	 "delay_corr, loss, loss_corr, ge_p, ge_r, ge_1h, ge_1k, duplicate, "
+	 "corrupt, reorder, rate, limit. Values in netem units."},
+	{SS_SWEEP, "link.SRC>DST.PARAM", SK_AXIS, NULL, 0, 0, NULL, 0, 0,
+	 "The same on one direction (`SRC<DST` is DST to SRC) or, with "
+	 "`SRC<>DST`, both directions of one pair."},
+	{SS_SWEEP, "predictor.NAME.KEY", SK_AXIS, NULL, 0, 0, NULL, 0, 0,
+	 "An axis over parameter KEY of predictor NAME: every host's "
+	 "`--predictor NAME[:k=v,...]` argument gets KEY=value."},
 };
 
 const size_t sk_nkeys = sizeof(sk_keys) / sizeof(sk_keys[0]);
@@ -160,6 +184,8 @@ static const char *type_name(enum sk_type t)
 		return "IPv4 subnet";
 	case SK_NETEM:
 		return "netem spec";
+	case SK_AXIS:
+		return "axis";
 	}
 	return "?";
 }
@@ -201,6 +227,9 @@ static void md_range(FILE *f, const struct sk_key *k)
 		break;
 	case SK_NETEM:
 		fputs("tc-netem syntax", f);
+		break;
+	case SK_AXIS:
+		fputs("values, or `A..B step S`", f);
 		break;
 	}
 }

@@ -21,6 +21,7 @@ enum sk_section {
 	SS_HOST,
 	SS_LINK,
 	SS_SCHEDULE,
+	SS_SWEEP,
 	SS_COUNT
 };
 
@@ -36,6 +37,7 @@ enum sk_type {
 	SK_SIZE,     /* bytes, optional k/M/G suffix (x1024) */
 	SK_SUBNET,   /* a.b.c.d/len */
 	SK_NETEM,    /* a tc-netem spec, netem_spec_parse syntax */
+	SK_AXIS,     /* [sweep] axis: values or ranges (scenario_sweep.c) */
 };
 
 /* Where the value of a [link A B] section goes while it is read. */

@@ -11,6 +11,7 @@
 
 #include "scenario.h"
 #include "scenario_keys.h"
+#include "scenario_sweep.h"
 
 /* key = value, quoted the way iniparser 4.1 reads it back: bare unless
  * the value has ; or # (iniparser cuts comments there), starts with a
@@ -120,5 +121,7 @@ int scenario_print(FILE *f, const struct scenario *sc)
 		}
 		print_kv(f, key, buf);
 	}
+	if (sc->sweep && (rc = sc_sweep_print(f, sc)) < 0)
+		return rc;
 	return ferror(f) ? -EIO : 0;
 }

@@ -392,6 +392,8 @@ int sk_parse(const struct sk_key *k, const char *text, void *target, char *err,
 		memcpy(field, &s, sizeof(s));
 		return 0;
 	}
+	case SK_AXIS:
+		break; /* parsed by scenario_sweep.c, not through the table */
 	}
 	snprintf(err, errlen, "unknown key type");
 	return -EINVAL;
@@ -442,6 +444,8 @@ int sk_format(const struct sk_key *k, const void *target, char *buf, size_t len)
 			(const struct netem_spec *)(const void *)field, buf,
 			len);
 	}
+	case SK_AXIS:
+		break;
 	}
 	return -EINVAL;
 }

@@ -16,4 +16,8 @@
  * exit status. */
 int sweep_main(int argc, char *argv[], const struct run_opts *o);
 
+/* `reckonctl merge [--no-plots] OUT SHARD_DIR...` (ctl_merge.c): argv
+ * holds the arguments after "merge". Returns an exit status. */
+int ctl_merge(int argc, char *argv[]);
+
 #endif

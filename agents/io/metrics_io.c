@@ -2,9 +2,10 @@
  * metrics_io.c: writes a role's metrics into the run directory, one CSV
  * row per lane and entity (metrics-HOST.csv; the columns are documented
  * in docs/agents.md and read back by daemon/summary.c), and the decoder's
- * reject counts per lane and reason (rejects-HOST.csv). Each file is
- * written to a temporary name and renamed, so a reader never sees half a
- * file.
+ * reject counts per lane and reason (rejects-HOST.csv). The socket shell
+ * and the simulator both write through here, so their files are the same
+ * format byte for byte. Each file is written to a temporary name and
+ * renamed, so a reader never sees half a file.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,8 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent_io.h"
 #include "proto/espdu.h"
-#include "role_shell.h"
+#include "role/relay.h"
 
 #define METRICS_HEADER                                                         \
 	"host,role,rep,seed,condition,topology,lane,predictor,params,entity,"  \
@@ -111,4 +113,18 @@ int rejects_write(const struct shell_opts *o,
 			foreign ? foreign[l] : 0);
 	}
 	return close_rename(f, tmp, path);
+}
+
+int agent_relay_metrics(const struct role_relay *r, size_t i,
+			struct role_metrics *out)
+{
+	if (i >= r->n_lanes)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->lane = (uint16_t)i;
+	out->received = r->verdicts[i].n[RECKON_ESPDU_OK];
+	out->bytes_received = r->bytes_in[i];
+	out->datagrams = r->forwarded[i] * r->n_dest;
+	out->bytes_sent = r->bytes_out[i];
+	return 0;
 }

@@ -1,0 +1,126 @@
+/*
+ * agent_io.h: what both hosts of the reckon-agent roles share beyond the
+ * pure role machines: the role options (one parser, so `reckon-agent
+ * player ARGS` and the simulator read the same ARGS identically), the
+ * truth (a trace file or in-process bot generation, cut into paths), and
+ * the metrics files the roles leave in the run directory. Not pure: it
+ * reads files and the environment and writes files; it never prints,
+ * messages go into the caller's buffer.
+ */
+#ifndef RECKON_AGENT_IO_H
+#define RECKON_AGENT_IO_H
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "predict/predict.h"
+#include "role/role.h"
+#include "role/truth.h"
+#include "world/trace.h"
+
+#define SHELL_MAX_DEST	   64
+#define SHELL_MAX_ENTITIES 256
+#define AGENT_DEFAULT_PORT 47000
+
+enum shell_role {
+	SHELL_PLAYER,
+	SHELL_OBSERVER,
+	SHELL_RELAY,
+};
+
+struct shell_opts {
+	enum shell_role role;
+	/* truth */
+	const char *trace_path;
+	const char *map;
+	int bots, tick_hz;
+	double duration_s;
+	uint64_t seed;
+	int seed_set;
+	/* predictors, one lane each */
+	struct predict_params lanes[ROLE_MAX_LANES];
+	const char *lane_spec[ROLE_MAX_LANES];
+	size_t n_lanes;
+	/* network */
+	struct sockaddr_in dest[SHELL_MAX_DEST];
+	uint16_t n_dest;
+	struct in_addr bind;
+	uint16_t port; /* lane L is port + L */
+	const char *topology;
+	/* player */
+	uint32_t entities[SHELL_MAX_ENTITIES];
+	size_t n_entities;
+	int player_index, players;
+	/* observer */
+	double threshold;
+	double linger_s;
+	/* relay: seconds after t0 to stop (0: when signalled) */
+	double stop_s;
+	/* run context */
+	const char *run_dir, *host, *condition;
+	int64_t start_ns;
+	int start_set;
+	int start_relative; /* start_ns came from "+MS" (now + MS) */
+	unsigned rep;
+};
+
+/* Role by name ("player", "observer", "relay"); -ENOENT for others. */
+int agent_role_parse(const char *name, enum shell_role *out);
+
+/* Defaults of every option; name is the default host name. */
+void agent_opts_init(struct shell_opts *o, enum shell_role role,
+		     const char *name);
+
+/* Run context from RECKON_RUN_DIR, RECKON_HOST, RECKON_START_NS,
+ * RECKON_SEED and RECKON_REP ("+MS" start times count from now_ns).
+ * 0, or -EINVAL with the reason in err. */
+int agent_opts_env(struct shell_opts *o, int64_t now_ns, char *err,
+		   size_t errlen);
+
+/* Parse the role's options argv[1..argc-1] (argv[0] is the command name,
+ * skipped) over what o holds, then check them together. Strings in o
+ * point into argv, which must outlive o. Not reentrant (getopt_long).
+ * 0, or -EINVAL with a one-line reason in err. */
+int agent_opts_parse(struct shell_opts *o, int argc, char *argv[],
+		     int64_t now_ns, char *err, size_t errlen);
+
+/* The option summary for usage messages (static text). */
+const char *agent_opts_usage(void);
+
+/* The trace of o: the file, or the bot simulation of --map (maps from
+ * $RECKON_MAP_DIR, ./scenarios/maps, next to the program). 0 or -errno
+ * with the reason in err. */
+int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
+		     size_t errlen);
+
+/* Check o's entities against tr and expand --player-index/--players into
+ * the entity list. 0; -ENOENT (an --entities id has no path) or -ERANGE
+ * (an entity does not fit a DIS entity number) with the reason in err.
+ * A warning that is no error (nothing to play) may be left in warn
+ * (warn[0] == 0 otherwise). */
+int agent_truth_bind(struct shell_opts *o, const struct role_truth *tr,
+		     char *err, size_t errlen, char *warn, size_t warnlen);
+
+/* Metrics file writers: write PATH.tmp then rename to
+ * RUN_DIR/metrics-HOST.csv and RUN_DIR/rejects-HOST.csv. 0 or -errno. */
+struct metrics_table {
+	const struct shell_opts *o;
+	const char *role;
+	const struct role_metrics *rows;
+	size_t n_rows;
+	double duration_s; /* seconds of truth the rows cover */
+};
+int metrics_write(const struct metrics_table *t);
+
+struct reckon_espdu_counters;
+int rejects_write(const struct shell_opts *o,
+		  const struct reckon_espdu_counters *per_lane,
+		  const uint64_t *foreign, size_t n_lanes);
+
+/* The relay's metric row of lane i (what shell and simulator write). */
+struct role_relay;
+int agent_relay_metrics(const struct role_relay *r, size_t i,
+			struct role_metrics *out);
+
+#endif
