@@ -37,8 +37,7 @@ static int run_role(enum shell_role role, const char *name, int argc,
 		return 2;
 	}
 	/* argv[-1] is the command name, which the parser skips */
-	if (agent_opts_parse(&o, argc + 1, argv - 1, entry, err,
-			     sizeof(err))) {
+	if (agent_opts_parse(&o, argc + 1, argv - 1, entry, err, sizeof(err))) {
 		fprintf(stderr, "reckon-agent: %s\n", err);
 		return usage(name);
 	}
@@ -69,8 +68,7 @@ static int run_role(enum shell_role role, const char *name, int argc,
 		return rc == -ENOENT ? 2 : 1;
 	}
 	if (warn[0])
-		fprintf(stderr, "reckon-agent %s: warning: %s\n", o.host,
-			warn);
+		fprintf(stderr, "reckon-agent %s: warning: %s\n", o.host, warn);
 	rc = shell_run(&o, &tr);
 	role_truth_free(&tr);
 	return rc;

@@ -128,8 +128,11 @@ int ctl_merge(int argc, char *argv[])
 		}
 	}
 	if ((rc = sweep_assemble(out, np, &missing)) < 0) {
-		fprintf(stderr, "reckonctl merge: %s/sweep.csv: %s\n", out,
-			strerror(-rc));
+		fprintf(stderr,
+			"reckonctl merge: %s/sweep.csv not written: point %" PRIu64
+			": rows.csv %s\n",
+			out, missing,
+			rc == -EINVAL ? "is malformed" : strerror(-rc));
 		goto fail;
 	}
 	if (plots)

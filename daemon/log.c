@@ -15,6 +15,7 @@
 static enum log_dest dest = LOG_TO_STDERR;
 static int verbosity;
 static int copy_fd = -1;
+static int progress;
 
 void log_init(enum log_dest d, int verbose)
 {
@@ -27,6 +28,11 @@ void log_init(enum log_dest d, int verbose)
 void log_set_file(int fd)
 {
 	copy_fd = fd;
+}
+
+void log_progress_line(int active)
+{
+	progress = active;
 }
 
 int log_verbose(void)
@@ -47,7 +53,8 @@ static void vlog(int pri, const char *fmt, va_list ap, const char *suffix)
 	if (dest == LOG_TO_SYSLOG)
 		syslog(pri, "%s", msg);
 	else
-		fprintf(stderr, "reckond: %s\n", msg);
+		fprintf(stderr, "%sreckond: %s\n", progress ? "\r\033[K" : "",
+			msg);
 	if (copy_fd >= 0) {
 		struct timespec ts;
 		char line[2200];

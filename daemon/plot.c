@@ -94,12 +94,14 @@ static int write_script(const char *dir, const char *name, const char *title,
 	fprintf(f,
 		"# %s: written by reckon (daemon/plot.c); run in this "
 		"directory\n"
-		"set terminal svg size 820,500 noenhanced background "
+		"set terminal svg size 820,560 noenhanced background "
 		"rgb 'white'\nset output '%s.svg'\n"
 		"set title \"%s\" noenhanced\nset xlabel \"%s\" noenhanced\n"
 		"set ylabel \"%s\" noenhanced\nset grid\n"
-		"set key outside right top noenhanced\n",
-		name, name, title, xlabel, ylabel);
+		"set key below left Left reverse noenhanced\n"
+		"set offsets graph 0.03, graph 0.03, 0, 0\n%s",
+		name, name, title, xlabel, ylabel,
+		steps ? "set yrange [0:1]\n" : "set yrange [0:*]\n");
 	fputs("plot ", f);
 	for (unsigned i = 0; i < ns; i++)
 		fprintf(f, "%s'%s.dat' index %u using 1:2%s with %s title \"%s\"",
@@ -107,8 +109,8 @@ static int write_script(const char *dir, const char *name, const char *title,
 			steps ? "steps" : errbars ? "yerrorlines" : "linespoints",
 			series[i]);
 	fprintf(f, "\nif (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-		   "\tset terminal pngcairo size 820,500 noenhanced\n"
-		   "} else {\n\tset terminal png size 820,500 noenhanced\n}\n"
+		   "\tset terminal pngcairo size 820,560 noenhanced\n"
+		   "} else {\n\tset terminal png size 820,560 noenhanced\n}\n"
 		   "set output '%s.png'\nreplot\n",
 		name);
 	return fclose(f) ? -EIO : 0;
@@ -241,6 +243,20 @@ static void read_metrics_dir(const char *dir, struct vec *s, unsigned *ns)
 	free(de);
 }
 
+/* The predictor alone when no other series has the same predictor,
+ * else "predictor params". Labels are "predictor params". */
+static const char *short_label(struct vec *s, unsigned ns, unsigned k)
+{
+	size_t l = strcspn(s[k].label, " ");
+
+	for (unsigned j = 0; j < ns; j++)
+		if (j != k && strncmp(s[j].label, s[k].label, l) == 0 &&
+		    s[j].label[l] == ' ')
+			return s[k].label;
+	s[k].label[l] = '\0';
+	return s[k].label;
+}
+
 int plot_run(const char *run_dir, unsigned repetitions)
 {
 	static const char *const fig[] = {"error_cdf"};
@@ -277,12 +293,14 @@ int plot_run(const char *run_dir, unsigned repetitions)
 				qsort(s[k].v, s[k].n, sizeof(double),
 				      cmp_double);
 				fprintf(f, "# %s\n", s[k].label);
+				if (s[k].n)
+					fprintf(f, "%.6g 0\n", s[k].v[0]);
 				for (size_t i = 0; i < s[k].n; i++)
 					fprintf(f, "%.6g %.6g\n", s[k].v[i],
 						(double)(i + 1) /
 							(double)s[k].n);
 				fputs("\n\n", f);
-				labels[k] = s[k].label;
+				labels[k] = short_label(s, ns, k);
 			}
 			if (fclose(f) == 0 &&
 			    write_script(pdir, "error_cdf",
@@ -415,6 +433,18 @@ static double axis_x(struct table *t, size_t a, size_t row, int *by_index)
 	return k;
 }
 
+/* link.delay -> delay, link.a>b.loss -> a>b.loss, predictor.dis.k -> k */
+static const char *short_axis(const char *key)
+{
+	if (!strncmp(key, "link.", 5))
+		return key + 5;
+	if (!strncmp(key, "predictor.", 10)) {
+		const char *d = strchr(key + 10, '.');
+		return d ? d + 1 : key;
+	}
+	return key;
+}
+
 static void safe_name(const char *key, char *out, size_t len)
 {
 	size_t i = 0;
@@ -454,7 +484,8 @@ static int sweep_fig(const char *gp, const char *pdir, struct table *t,
 		for (size_t b = 1; b <= naxes && o < sizeof(s); b++)
 			if (b != a)
 				o += (size_t)snprintf(s + o, sizeof(s) - o,
-						      " %s=%s", t->h[b],
+						      " %s=%s",
+						      short_axis(t->h[b]),
 						      t->cell[r][b]);
 		for (k = 0; k < ns; k++)
 			if (!strcmp(series[k], s))
@@ -481,7 +512,7 @@ static int sweep_fig(const char *gp, const char *pdir, struct table *t,
 				if (b != a)
 					o += (size_t)snprintf(
 						s + o, sizeof(s) - o, " %s=%s",
-						t->h[b], t->cell[r][b]);
+						short_axis(t->h[b]), t->cell[r][b]);
 			if (strcmp(s, series[k]) || !*t->cell[r][cy])
 				continue;
 			fprintf(f, "%.10g %s %s\n", axis_x(t, a, r, &by_index),
@@ -495,8 +526,19 @@ static int sweep_fig(const char *gp, const char *pdir, struct table *t,
 	if (fclose(f))
 		return -EIO;
 	axis_x(t, a, 0, &by_index);
-	snprintf(xlabel, sizeof(xlabel), "%s%s", t->h[a],
-		 by_index ? " (value index)" : "");
+	{
+		char *unit;
+
+		strtod(t->cell[0][a], &unit);
+		if (by_index)
+			snprintf(xlabel, sizeof(xlabel), "%s (value index)",
+				 t->h[a]);
+		else if (*unit)
+			snprintf(xlabel, sizeof(xlabel), "%s (%s)", t->h[a],
+				 unit);
+		else
+			snprintf(xlabel, sizeof(xlabel), "%s", t->h[a]);
+	}
 	char title[300];
 	snprintf(title, sizeof(title), "%s against %s", ylabel, t->h[a]);
 	if (write_script(pdir, name, title, xlabel, ylabel, labels, ns, 1, 0) <

@@ -60,8 +60,10 @@ static void fg_progress(evutil_socket_t fd, short what, void *arg)
 	if (fg->quiet || fg->done || (!fg->tty && fg->ticks % 5 != 0))
 		return;
 	runner_progress(fg->r, line, sizeof(line));
-	if (fg->tty)
+	if (fg->tty) {
 		fprintf(stderr, "\r%s\033[K", line);
+		log_progress_line(1);
+	}
 	else
 		fprintf(stderr, "reckond: %s\n", line);
 }
@@ -145,6 +147,7 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o,
 	event_base_dispatch(fg.base);
 	if (fg.tty && !fg.quiet)
 		fprintf(stderr, "\r\033[K");
+	log_progress_line(0);
 	if (!fg.done) {
 		/* the loop ended without the runner finishing */
 		runner_stop(fg.r, "event loop ended");

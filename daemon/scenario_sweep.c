@@ -936,6 +936,8 @@ void sc_sweep_check(struct sc_loader *L)
 		sw->axes[j] = a;
 	}
 	if (sw->naxes == 0) {
+		if (L->errors) /* the axes given were wrong: said already */
+			return;
 		sc_report(L, sw->line, "sweep", NULL,
 			  "no axis: add link.PARAM = VALUES or "
 			  "predictor.NAME.KEY = VALUES");

@@ -48,18 +48,17 @@ struct sim {
 	uint64_t seed;
 	const char *dir;
 	struct sim_host *h;
-	int *dest_host;		/* n * SHELL_MAX_DEST: host of each --to */
+	int *dest_host; /* n * SHELL_MAX_DEST: host of each --to */
 	struct sim_net *net;
 	struct sim_queue q;
-	uint64_t *link_gen;	/* n * n */
-	int64_t *link_armed;	/* n * n: time of the live link event */
+	uint64_t *link_gen;  /* n * n */
+	int64_t *link_armed; /* n * n: time of the live link event */
 	struct truth_slot *truth;
 	unsigned ntruth;
 	int64_t now;
 	FILE *changes;
 	struct sim_stats st;
 	uint64_t unroutable, to_self, corrupt_dropped;
-	int err;		/* first fatal error of the loop */
 };
 
 /* ---- the network side ---- */
@@ -92,8 +91,8 @@ static int emit(void *arg, const struct role_dgram *d)
 		s->to_self++; /* loopback: not modelled */
 		return 0;
 	}
-	err = sim_net_offer(s->net, s->cur, (unsigned)dst, port, d->buf,
-			    d->len, s->now, &next);
+	err = sim_net_offer(s->net, s->cur, (unsigned)dst, port, d->buf, d->len,
+			    s->now, &next);
 	if (err)
 		return err;
 	s->st.datagrams++;
@@ -346,9 +345,9 @@ static void write_host_logs(struct sim *s)
 			" with no socket on their port, %s\n",
 			h->sh->role, h->sh->name, (double)h->t0 / 1e9,
 			h->wakeups, h->rx, h->rx_dropped,
-			h->status     ? "failed writing its metrics"
-			: h->stopped  ? "stopped at the scenario's end"
-				      : "ended on its own");
+			h->status    ? "failed writing its metrics"
+			: h->stopped ? "stopped at the scenario's end"
+				     : "ended on its own");
 		if (h->warn[0])
 			fprintf(f, "warning: %s\n", h->warn);
 		fclose(f);
@@ -494,10 +493,11 @@ int sim_run_rep(const struct scenario *sc, unsigned rep, const char *run_dir,
 	}
 	s.st.virtual_ns = s.now;
 	if (s.unroutable || s.to_self)
-		log_warnx("simulator: repetition %u: %" PRIu64
-			  " datagram(s) sent to an address no host has, %" PRIu64
-			  " to the sender itself (neither is simulated)",
-			  rep, s.unroutable, s.to_self);
+		log_warnx(
+			"simulator: repetition %u: %" PRIu64
+			" datagram(s) sent to an address no host has, %" PRIu64
+			" to the sender itself (neither is simulated)",
+			rep, s.unroutable, s.to_self);
 	if (s.corrupt_dropped)
 		log_debug("simulator: repetition %u: %" PRIu64
 			  " corrupted datagram(s) dropped by the receiver",

@@ -17,9 +17,9 @@
 #include "scenario.h"
 
 struct sim_stats {
-	uint64_t events;	/* discrete events processed */
-	uint64_t datagrams;	/* datagrams offered to links */
-	int64_t virtual_ns;	/* simulated time */
+	uint64_t events;    /* discrete events processed */
+	uint64_t datagrams; /* datagrams offered to links */
+	int64_t virtual_ns; /* simulated time */
 };
 
 /* One repetition (rep is 1-based; its seed is runner_rep_seed(sc->seed,

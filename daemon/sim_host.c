@@ -147,8 +147,8 @@ int sim_host_start(struct sim_host *h, const struct role_truth *tr,
 	return 0;
 }
 
-int sim_host_wake(struct sim_host *h, int64_t now, role_emit_fn emit,
-		  void *arg, int64_t *next)
+int sim_host_wake(struct sim_host *h, int64_t now, role_emit_fn emit, void *arg,
+		  int64_t *next)
 {
 	int64_t rel = now - h->t0, nx;
 	int err = 0;
@@ -189,6 +189,8 @@ int sim_host_wake(struct sim_host *h, int64_t now, role_emit_fn emit,
 int sim_host_recv(struct sim_host *h, uint16_t lane, int64_t now,
 		  const uint8_t *buf, size_t len, role_emit_fn emit, void *arg)
 {
+	int rc;
+
 	if (h->done || h->pl || lane >= h->o.n_lanes) {
 		h->rx_dropped++; /* no socket bound there */
 		return 0;
@@ -199,8 +201,7 @@ int sim_host_recv(struct sim_host *h, uint16_t lane, int64_t now,
 		return 0;
 	}
 	/* malformed datagrams are counted by the relay and harmless */
-	int rc = role_relay_recv(&h->rl, lane, buf, len, emit, arg);
-
+	rc = role_relay_recv(&h->rl, lane, buf, len, emit, arg);
 	return rc == -EBADMSG ? 0 : rc;
 }
 

@@ -26,17 +26,17 @@ struct sim_host {
 	const struct sc_host *sh;
 	struct sim_words words; /* the option strings of o point here */
 	struct shell_opts o;
-	uint32_t addr;		 /* IPv4, host byte order */
+	uint32_t addr;		     /* IPv4, host byte order */
 	const struct role_truth *tr; /* shared by the run, not owned */
 	struct role_player *pl;
 	struct role_observer *ob;
 	struct role_relay rl;
-	int64_t t0;	/* absolute virtual ns of the machine's time 0 */
-	int ending;	/* observer: frames done, lingering */
-	int done;	/* metrics written (or failed) */
-	int stopped;	/* ended by the scenario's duration */
-	int status;	/* 0, or 1 when writing the metrics failed */
-	uint64_t gen;	/* wake-up generation (stale events are skipped) */
+	int64_t t0;   /* absolute virtual ns of the machine's time 0 */
+	int ending;   /* observer: frames done, lingering */
+	int done;     /* metrics written (or failed) */
+	int stopped;  /* ended by the scenario's duration */
+	int status;   /* 0, or 1 when writing the metrics failed */
+	uint64_t gen; /* wake-up generation (stale events are skipped) */
 	uint64_t wakeups, rx, rx_dropped;
 	char warn[256];
 };
@@ -60,8 +60,8 @@ int sim_host_start(struct sim_host *h, const struct role_truth *tr,
 
 /* Wake at now (absolute). *next gets the next wake-up or INT64_MAX; the
  * host may have finished (h->done). 0 or -errno from the machine or emit. */
-int sim_host_wake(struct sim_host *h, int64_t now, role_emit_fn emit,
-		  void *arg, int64_t *next);
+int sim_host_wake(struct sim_host *h, int64_t now, role_emit_fn emit, void *arg,
+		  int64_t *next);
 
 /* A datagram for lane arrived at now (absolute). Returns 0, or emit's
  * negative value (relay); the machine's own refusals are counted in its

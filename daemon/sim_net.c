@@ -46,8 +46,7 @@ static struct netem_link *link_get(struct sim_net *n, unsigned src,
 	return *err ? NULL : *l;
 }
 
-int sim_net_new(const struct scenario *sc, uint64_t seed,
-		struct sim_net **out)
+int sim_net_new(const struct scenario *sc, uint64_t seed, struct sim_net **out)
 {
 	struct sim_net *n = calloc(1, sizeof(*n));
 	int err = -ENOMEM;
@@ -145,17 +144,15 @@ static void slot_put(struct sim_net *n, uint32_t i, unsigned refs)
 	n->free_head = i;
 }
 
-int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst,
-		  uint16_t dport, const uint8_t *data, size_t len, int64_t now,
-		  int64_t *next)
+int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst, uint16_t dport,
+		  const uint8_t *data, size_t len, int64_t now, int64_t *next)
 {
 	struct netem_verdict v;
 	struct netem_link *l;
 	uint32_t cookie;
 	int err;
 
-	if (src >= n->n || dst >= n->n || src == dst ||
-	    len > 65535 - 28)
+	if (src >= n->n || dst >= n->n || src == dst || len > 65535 - 28)
 		return -EINVAL;
 	l = link_get(n, src, dst, NULL, &err);
 	if (l == NULL)
@@ -178,8 +175,8 @@ int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst,
 	return 0;
 }
 
-int sim_net_dequeue(struct sim_net *n, unsigned src, unsigned dst,
-		    int64_t now, struct sim_dgram *out)
+int sim_net_dequeue(struct sim_net *n, unsigned src, unsigned dst, int64_t now,
+		    struct sim_dgram *out)
 {
 	struct netem_link *l = n->links[src * n->n + dst];
 	struct netem_pkt p;

@@ -26,28 +26,26 @@ struct sim_net;
  * sim_net_release. */
 struct sim_dgram {
 	unsigned src, dst;
-	uint16_t dport; /* UDP destination port */
-	int corrupted;	/* a bit of the frame was flipped */
+	uint16_t dport;	      /* UDP destination port */
+	int corrupted;	      /* a bit of the frame was flipped */
 	int32_t corrupt_byte; /* offset in the Ethernet frame, -1 if not */
 	const uint8_t *data;
-	size_t len;	/* UDP payload */
+	size_t len; /* UDP payload */
 	int64_t time_ns;
 	uint32_t cookie;
 };
 
-int sim_net_new(const struct scenario *sc, uint64_t seed,
-		struct sim_net **out);
+int sim_net_new(const struct scenario *sc, uint64_t seed, struct sim_net **out);
 void sim_net_free(struct sim_net *n);
 
 /* Offer a datagram on src->dst at now. *next gets the link's earliest
  * delivery time afterwards (INT64_MAX: nothing queued). 0 or -errno. */
-int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst,
-		  uint16_t dport, const uint8_t *data, size_t len, int64_t now,
-		  int64_t *next);
+int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst, uint16_t dport,
+		  const uint8_t *data, size_t len, int64_t now, int64_t *next);
 
 /* Pop the next copy due on src->dst at or before now: 1 and *out, or 0. */
-int sim_net_dequeue(struct sim_net *n, unsigned src, unsigned dst,
-		    int64_t now, struct sim_dgram *out);
+int sim_net_dequeue(struct sim_net *n, unsigned src, unsigned dst, int64_t now,
+		    struct sim_dgram *out);
 
 /* Done with a dequeued copy (its bytes may be reused after this). */
 void sim_net_release(struct sim_net *n, const struct sim_dgram *d);

@@ -94,8 +94,7 @@ int sim_words_split(const char *cmd, const char *text, struct sim_words *w,
 						goto fail;
 					}
 					if (*p == '\\' &&
-					    strchr("\\\"$`\n", p[1]) &&
-					    p[1]) {
+					    strchr("\\\"$`\n", p[1]) && p[1]) {
 						p++;
 						if (*p == '\n')
 							continue;

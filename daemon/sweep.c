@@ -176,6 +176,11 @@ static int print_point(const struct scenario *sc, const char *arg)
 		return 2;
 	}
 	rc = scenario_sweep_apply(sc, k, &psc);
+	if (rc == -ERANGE) {
+		log_warnx("sweep: no point %s: the grid has points 0 to %" PRIu64,
+			  arg, scenario_sweep_points(sc->sweep) - 1);
+		return 1;
+	}
 	if (rc < 0) {
 		log_warnx("sweep: point %s: %s (the grid has %" PRIu64
 			  " points)",
@@ -340,7 +345,10 @@ int sweep_main(int argc, char *argv[], const struct run_opts *o)
 	}
 	uint64_t missing = 0;
 	if ((rc = sweep_assemble(dir, np, &missing)) < 0) {
-		log_warnx("sweep: %s/sweep.csv: %s", dir, strerror(-rc));
+		log_warnx("sweep: %s/sweep.csv not written: point %" PRIu64
+			  ": rows.csv %s",
+			  dir, missing,
+			  rc == -EINVAL ? "is malformed" : strerror(-rc));
 		scenario_free(sc);
 		return 1;
 	}

@@ -451,6 +451,8 @@ int sweep_assemble(const char *dir, uint64_t npoints, uint64_t *missing)
 			first = 0;
 		}
 		fclose(in);
+		if (rc < 0 && missing)
+			*missing = p;
 	}
 	fputs("\n  ]\n}\n", js);
 out:

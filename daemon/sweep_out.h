@@ -37,8 +37,9 @@ int sweep_point_rows(const char *point_dir, const char *run_dir,
 		     const struct scenario *sc, uint64_t point);
 
 /* sweep.csv and sweep.json of dir from the rows.csv of points 0..npoints-1,
- * in point order. -ENOENT (with the first missing point in *missing) when
- * a point has no rows.csv. */
+ * in point order. -ENOENT when a point has no rows.csv, -EINVAL when one
+ * is malformed (rows not matching the header, a header unlike the other
+ * points'); *missing is then that point. Nothing is written on error. */
 int sweep_assemble(const char *dir, uint64_t npoints, uint64_t *missing);
 
 /* Copy one regular file (mode 0644). 0 or -errno. */

@@ -48,7 +48,7 @@ static void fmt_time(double s, char *buf, size_t len)
 static void progress(size_t n, const struct sweep_pool_result *r,
 		     double start, unsigned jobs, int tty, int final)
 {
-	static size_t last_decile;
+	static size_t last_decile, last_fin = (size_t)-1;
 	char el[32], eta[32] = "?";
 	double elapsed = now_s() - start;
 	size_t fin = (size_t)(r->done + r->failed), bar = 30, fill;
@@ -63,9 +63,10 @@ static void progress(size_t n, const struct sweep_pool_result *r,
 		/* a log file: one line per tenth, and the last one */
 		size_t dec = n ? fin * 10 / n : 10;
 
-		if (!final && dec == last_decile)
+		if ((!final && dec == last_decile) || fin == last_fin)
 			return;
 		last_decile = dec;
+		last_fin = fin;
 	}
 	fprintf(stderr, "%ssweep [", tty ? "\r" : "");
 	for (size_t i = 0; i < bar; i++)

@@ -227,8 +227,7 @@ int agent_opts_env(struct shell_opts *o, int64_t now_ns, char *err,
 		o->run_dir = v;
 	if ((v = getenv("RECKON_HOST")) && *v)
 		o->host = v;
-	if ((v = getenv("RECKON_START_NS")) && *v &&
-	    parse_start(v, o, now_ns))
+	if ((v = getenv("RECKON_START_NS")) && *v && parse_start(v, o, now_ns))
 		return say(err, errlen, "bad RECKON_START_NS '%s'", v);
 	if ((v = getenv("RECKON_SEED")) && *v) {
 		if (parse_u64(v, &o->seed))
@@ -424,8 +423,7 @@ static int check(struct parse_state *ps)
 		return say(ps->err, ps->errlen,
 			   "give --trace FILE or --map NAME");
 	if (o->role != SHELL_OBSERVER && ps->n_to == 0)
-		return say(ps->err, ps->errlen,
-			   "give at least one --to ADDR");
+		return say(ps->err, ps->errlen, "give at least one --to ADDR");
 	for (size_t i = 0; i < ps->n_to; i++)
 		if (parse_dest(ps->to[i], o->port, &o->dest[i]))
 			return bad(ps, "--to (IPv4[:port])", ps->to[i]);
@@ -447,8 +445,8 @@ static int check(struct parse_state *ps)
 int agent_opts_parse(struct shell_opts *o, int argc, char *argv[],
 		     int64_t now_ns, char *err, size_t errlen)
 {
-	struct parse_state ps = {.o = o, .now_ns = now_ns, .err = err,
-				 .errlen = errlen};
+	struct parse_state ps = {
+		.o = o, .now_ns = now_ns, .err = err, .errlen = errlen};
 	int c, lopt = 0;
 
 	if (err && errlen)

@@ -144,7 +144,8 @@ int agent_truth_bind(struct shell_opts *o, const struct role_truth *tr,
 {
 	if (warn && warnlen)
 		warn[0] = '\0';
-	if (tr->n_entities && tr->entities[tr->n_entities - 1] > ROLE_ENTITY_MAX)
+	if (tr->n_entities &&
+	    tr->entities[tr->n_entities - 1] > ROLE_ENTITY_MAX)
 		return say(err, errlen, -ERANGE,
 			   "entity %u of the trace does not fit a DIS entity "
 			   "number (trace ids 0..%u)",
@@ -161,8 +162,8 @@ int agent_truth_bind(struct shell_opts *o, const struct role_truth *tr,
 		    tr->opts.min_duration);
 	/* --player-index I --players N: every N-th entity of the truth */
 	if (o->players && !o->n_entities) {
-		for (size_t i = 0; i < tr->n_entities &&
-				   o->n_entities < SHELL_MAX_ENTITIES;
+		for (size_t i = 0;
+		     i < tr->n_entities && o->n_entities < SHELL_MAX_ENTITIES;
 		     i++)
 			if ((int)(i % (size_t)o->players) == o->player_index)
 				o->entities[o->n_entities++] = tr->entities[i];

@@ -76,8 +76,8 @@ int main(int argc, char *argv[])
 	cpu = pin_one_core();
 	printf("sim_bench: %s, %u host(s), %u repetition(s) of %.1f s, "
 	       "pinned to CPU %d\n",
-	       path, sc->nhosts, sc->repetitions,
-	       (double)sc->duration_ns / 1e9, cpu);
+	       path, sc->nhosts, sc->repetitions, (double)sc->duration_ns / 1e9,
+	       cpu);
 	for (unsigned rep = 1; rep <= sc->repetitions; rep++) {
 		struct sim_stats st = {0};
 		double w0, c0, wall, cpu_s, virt;

@@ -1,2 +1,99 @@
 #!/usr/bin/env bash
-echo "SKIP: not written yet"; exit 77
+# cli.sh: `reckond sim FILE` end to end, no root needed. A two-repetition
+# scenario with a relay makes the results directory the emulator makes
+# (scenario.ini, reckond.log, rep-1/ and rep-2/ with the agents' metrics
+# files, counters, hosts, changes, summary.csv and .json) and prints the
+# progress lines and the table; `mode = simulate` makes `reckond run`
+# simulate too; a scenario with an exec host is refused with its name
+# and leaves no results directory.
+#
+#   p --(delay 20ms loss 5%)--> srv --(same)--> o1, o2   (virtual time)
+. "$(dirname "$0")/lib.sh"
+
+lanes="--predictor dis:pos_threshold=20 --predictor led:eta_min=5,eta_max=35"
+cat >"$tmp/cs.ini" <<INI
+[scenario]
+name = simcli
+duration = 10s
+seed = 9
+repetitions = 2
+
+[host p]
+role = player
+args = --map dust --bots 3 --duration 6 $lanes --to {addr:srv} \
+ --topology client-server --condition cs-loss5
+
+[host srv]
+role = relay
+args = $lanes --to {addr:o1} --to {addr:o2} --stop-after 8
+
+[host o1]
+role = observer
+args = --map dust --bots 3 --duration 6 $lanes --condition cs-loss5
+
+[host o2]
+role = observer
+args = --map dust --bots 3 --duration 6 $lanes --condition cs-loss5
+
+[defaults]
+link = delay 20ms loss 5%
+
+[schedule]
+at 4s p>srv = delay 20ms loss 50%
+INI
+reckond_do cs sim "$tmp/cs.ini"
+[ "$rc" -eq 0 ] || fail "reckond sim exited with $rc"
+[ -d "$rundir" ] || fail "no results line in the output"
+for f in scenario.ini reckond.log summary.csv summary.json; do
+	[ -s "$rundir/$f" ] || fail "no $f in $rundir"
+done
+for r in 1 2; do
+	d=$rundir/rep-$r
+	for f in metrics-p.csv metrics-srv.csv metrics-o1.csv metrics-o2.csv \
+		rejects-srv.csv rejects-o1.csv counters.csv counters.json \
+		hosts.csv changes.csv hosts/p.log; do
+		[ -s "$d/$f" ] || fail "no rep-$r/$f"
+	done
+	grep -q '^4.000000,schedule,p,srv,"delay 20ms loss 50%' "$d/changes.csv" ||
+		fail "rep-$r/changes.csv: $(cat "$d/changes.csv")"
+	grep -q ",srv,10.77.0.2,0,0,ok$" "$d/hosts.csv" ||
+		fail "rep-$r/hosts.csv: $(cat "$d/hosts.csv")"
+done
+grep -q '^seed = 9' "$rundir/scenario.ini" || fail "scenario.ini has no seed"
+for r in 1 2; do
+	grep -q "rep $r/2: .* simulated in .*x real time), [0-9]* events, [0-9]* datagrams" \
+		"$tmp/cs.err" || fail "no progress line for repetition $r"
+done
+for p in dis led; do
+	grep -q "^$p,.*,cs-loss5,2," "$rundir/summary.csv" ||
+		fail "summary.csv has no $p row: $(cat "$rundir/summary.csv")"
+	grep -q "^$p  *cs-loss5  *2 " "$tmp/cs.out" || fail "no $p row in the table"
+done
+# the two repetitions have different seeds, so different losses
+cmp -s "$rundir/rep-1/counters.csv" "$rundir/rep-2/counters.csv" &&
+	fail "repetitions 1 and 2 have the same counters"
+
+# mode = simulate: `reckond run` simulates (no root, no namespaces)
+sed 's/^repetitions = 2/repetitions = 1\nmode = simulate/' "$tmp/cs.ini" >"$tmp/mode.ini"
+reckond_do mode run "$tmp/mode.ini"
+[ "$rc" -eq 0 ] || fail "reckond run (mode = simulate) exited with $rc"
+[ -s "$rundir/metrics-o1.csv" ] || fail "mode = simulate wrote no metrics"
+grep -q "simulated in" "$tmp/mode.err" || fail "reckond run did not simulate"
+
+# an exec host cannot be simulated: refused, named, nothing written
+cat >"$tmp/ex.ini" <<INI
+[scenario]
+name = simexec
+[host a]
+role = observer
+args = --map dust
+[host pinger]
+exec = ping -c 1 {addr:a}
+INI
+reckond_do ex sim "$tmp/ex.ini"
+[ "$rc" -ne 0 ] || fail "an exec host was simulated"
+grep -q "host pinger: runs a command (exec = ...), which cannot be simulated" \
+	"$tmp/ex.err" || fail "no clear refusal: $(cat "$tmp/ex.err")"
+[ ! -d "$tmp/results" ] || ! ls "$tmp/results" | grep -q simexec ||
+	fail "a refused scenario left a results directory"
+pass "reckond sim: results directory, progress, table, mode = simulate, exec refused"

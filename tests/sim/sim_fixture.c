@@ -62,8 +62,8 @@ struct scenario *fx_load(const char *dir, const char *name, const char *text)
 	return sc;
 }
 
-int fx_load_fail(const char *dir, const char *name, const char *text,
-		 char *msg, size_t len)
+int fx_load_fail(const char *dir, const char *name, const char *text, char *msg,
+		 size_t len)
 {
 	char path[PATH_MAX];
 	struct sc_diag d = {0};

@@ -19,8 +19,8 @@ void fx_rmdir(const char *dir);
 /* Write text to DIR/name.ini and load it; asserts success. */
 struct scenario *fx_load(const char *dir, const char *name, const char *text);
 /* Load that fails: returns the error and copies the first message. */
-int fx_load_fail(const char *dir, const char *name, const char *text,
-		 char *msg, size_t len);
+int fx_load_fail(const char *dir, const char *name, const char *text, char *msg,
+		 size_t len);
 
 /* A file's bytes (malloc'd, NUL terminated); NULL if it cannot be read. */
 char *fx_slurp(const char *path, size_t *len);

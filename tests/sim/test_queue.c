@@ -100,11 +100,11 @@ Test(sim_queue, interleaved_push_pop)
 		last_seq = e.seq;
 		/* one or two children: the queue grows, never empties */
 		for (uint64_t k = 1 + next_u64() % 2; k > 0; k--)
-			cr_assert_eq(sim_queue_push(&q,
-						    e.t + (int64_t)(next_u64() %
-								    4),
-						    0, 0, 0),
-				     0);
+			cr_assert_eq(
+				sim_queue_push(&q,
+					       e.t + (int64_t)(next_u64() % 4),
+					       0, 0, 0),
+				0);
 	}
 	cr_assert_eq(pops, 50000);
 	sim_queue_free(&q);

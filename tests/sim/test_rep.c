@@ -22,7 +22,8 @@
 #include "sim_fixture.h"
 
 #define LANES                                                                  \
-	"--predictor dis:pos_threshold=10 --predictor led:eta_min=5,eta_max=35"
+	"--predictor dis:pos_threshold=10 --predictor "                        \
+	"led:eta_min=5,eta_max=35"
 
 /* Two players (two bots each) to one observer, 6 s of truth (paths
  * shorter than 5 s are dropped by the truth). */
@@ -80,8 +81,8 @@ static int same_file(const char *a, const char *b)
 }
 
 static const char *const files[] = {
-	"metrics-p1.csv", "metrics-p2.csv", "metrics-obs.csv",
-	"rejects-obs.csv", "counters.csv",  "hosts.csv",
+	"metrics-p1.csv",  "metrics-p2.csv", "metrics-obs.csv",
+	"rejects-obs.csv", "counters.csv",   "hosts.csv",
 };
 
 Test(sim_rep, same_seed_same_bytes)
@@ -338,8 +339,8 @@ Test(sim_rep, refusals_name_the_host)
 		 "args = --map dust --bots 0\n");
 	sc = fx_load(tmp, "ba", text);
 	cr_assert_eq(sim_check(sc, err, sizeof(err)), -EINVAL);
-	cr_assert_not_null(strstr(err, "host o: bad --bots (1..64) '0'"),
-			   "%s", err);
+	cr_assert_not_null(strstr(err, "host o: bad --bots (1..64) '0'"), "%s",
+			   err);
 	scenario_free(sc);
 
 	snprintf(text, sizeof(text),

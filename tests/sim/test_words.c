@@ -62,8 +62,7 @@ static void refused(const char *text, const char *needle)
 
 	cr_assert_eq(sim_words_split("player", text, &w, err, sizeof(err)),
 		     -EINVAL, "'%s' was accepted", text);
-	cr_assert(strstr(err, needle) != NULL, "'%s': message '%s'", text,
-		  err);
+	cr_assert(strstr(err, needle) != NULL, "'%s': message '%s'", text, err);
 	cr_assert_null(w.argv);
 }
 

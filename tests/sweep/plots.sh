@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# plots.sh BUILD: the figures and index.html of a sweep. Runs
+# tests/sweep/tiny.ini (8 simulated points) and checks that every figure
+# the grid calls for exists as an SVG whose root element is <svg> and as a
+# PNG (by its signature), that each point has its error CDF, and that the
+# index pages show the figures and one table row per point x predictor.
+# Then with RECKON_GNUPLOT pointing nowhere the same sweep must still
+# succeed, warn that gnuplot is missing and write index.html without
+# figures. Without gnuplot on the machine the first part is skipped.
+set -euo pipefail
+build=${1:?usage: plots.sh BUILD_DIR}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+reckond=$build/daemon/reckond
+[ -x "$reckond" ] || { echo "SKIP: $reckond is not built"; exit 77; }
+tmp=$(mktemp -d /tmp/reckon-sweep-plots.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# An SVG document: optional XML declaration, doctype and comments, then
+# the <svg> root, and the file ends with </svg>.
+svg_ok() {
+	head -c 4096 "$1" | tr '\n' ' ' |
+		sed -E 's/<\?xml[^>]*\?>//; s/<!DOCTYPE[^>]*>//; s/<!--([^-]|-[^-])*-->//g' |
+		grep -Eq '^[[:space:]]*<svg[[:space:]>]' || return 1
+	[ "$(grep -v '^[[:space:]]*$' "$1" | tail -n 1 | tr -d '[:space:]')" = "</svg>" ]
+}
+png_ok() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+
+# --- with gnuplot off: warned, skipped, index still written ---
+RECKON_GNUPLOT=/nonexistent/gnuplot "$reckond" -q sweep -j2 -o "$tmp/nogp" \
+	"$here/tiny.ini" 2>"$tmp/err" || fail "sweep failed without gnuplot: $(cat "$tmp/err")"
+grep -q "gnuplot not found" "$tmp/err" || fail "no warning about gnuplot"
+[ -f "$tmp/nogp/index.html" ] || fail "no index.html without gnuplot"
+grep -q "No figures" "$tmp/nogp/index.html" || fail "index.html claims figures"
+[ -z "$(find "$tmp/nogp" -name '*.svg')" ] || fail "SVG written without gnuplot"
+[ -f "$tmp/nogp/sweep.csv" ] || fail "no sweep.csv without gnuplot"
+echo "without gnuplot: warned, no figures, index.html and sweep.csv written"
+
+if ! command -v gnuplot >/dev/null; then
+	echo "SKIP: gnuplot is not installed (deploy/setup.sh installs gnuplot-nox)"
+	exit 77
+fi
+"$reckond" -q sweep -j2 -o "$tmp/gp" "$here/tiny.ini" 2>"$tmp/err" ||
+	fail "sweep failed: $(cat "$tmp/err")"
+figs="error_vs_link_delay error_vs_link_loss error_vs_predictor_dis_pos_threshold
+      updates_vs_predictor_dis_pos_threshold"
+for f in $figs; do
+	svg_ok "$tmp/gp/plots/$f.svg" || fail "$f.svg is not an SVG document"
+	png_ok "$tmp/gp/plots/$f.png" || fail "$f.png is not a PNG"
+	grep -q "plots/$f.svg" "$tmp/gp/index.html" || fail "index.html lacks $f"
+done
+# error against delay: one curve per predictor x loss x threshold = 8,
+# each with the 2 delays
+[ "$(grep -c '^# ' "$tmp/gp/plots/error_vs_link_delay.dat")" -eq 8 ] ||
+	fail "error_vs_link_delay.dat: want 8 series"
+[ "$(grep -c '^[0-9]' "$tmp/gp/plots/error_vs_link_delay.dat")" -eq 16 ] ||
+	fail "error_vs_link_delay.dat: want 16 points"
+# updates against the dis threshold: dis rows only
+grep -q '^# led' "$tmp/gp/plots/updates_vs_predictor_dis_pos_threshold.dat" &&
+	fail "led rows in the dis threshold figure"
+[ "$(grep -c '<tr>' "$tmp/gp/index.html")" -eq 17 ] || fail "sweep table: want 1 + 16 rows"
+for p in "$tmp"/gp/points/p*; do
+	svg_ok "$p/plots/error_cdf.svg" || fail "$p: error_cdf.svg"
+	png_ok "$p/plots/error_cdf.png" || fail "$p: error_cdf.png"
+	grep -q 'plots/error_cdf.svg' "$p/index.html" || fail "$p/index.html"
+done
+echo "PASS: $(find "$tmp/gp" -name '*.svg' | wc -l) SVG figures, each with its PNG"

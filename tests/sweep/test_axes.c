@@ -1,0 +1,302 @@
+/*
+ * test_axes.c: the [sweep] section (daemon/scenario_sweep.c): axis keys
+ * and values (lists, ranges, units), errors reported as file:line:
+ * [sweep] key: message, the grid order (axis 0 slowest), the scenario
+ * of a point (link specs, defaults, schedule, --predictor arguments,
+ * --condition, seeds) and the canonical form's round trip.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../scenario/sc_test_util.h"
+#include "netem.h"
+#include "scenario.h"
+
+#define HOSTS                                                                  \
+	"[scenario]\nname = t\nduration = 10s\nseed = 7\n"                     \
+	"[host p1]\nrole = player\nargs = --predictor dis:pos_threshold=20 "  \
+	"--predictor led:eta_min=5,eta_max=35 --to {addr:obs} --condition "    \
+	"c0\n"                                                                 \
+	"[host obs]\nrole = observer\nargs = --predictor dis "                 \
+	"--predictor=led:eta_min=5\n"                                          \
+	"[host x]\nexec = sleep 1\n"
+
+static struct scenario *load_ok(const char *text)
+{
+	struct scenario *sc = NULL;
+	struct sc_diag d = {0};
+	int rc = sc_load_text(text, &sc, &d);
+
+	for (unsigned i = 0; i < d.n; i++)
+		cr_log_error("%s", d.msg[i]);
+	cr_assert_eq(rc, 0, "load failed: %d", rc);
+	sc_diag_free(&d);
+	return sc;
+}
+
+/* The one message of a failing load must contain want. */
+static void load_bad(const char *text, const char *want)
+{
+	struct scenario *sc = NULL;
+	struct sc_diag d = {0};
+	int rc = sc_load_text(text, &sc, &d), found = 0;
+
+	cr_assert_eq(rc, -EINVAL, "rc %d for %s", rc, want);
+	cr_assert_null(sc);
+	for (unsigned i = 0; i < d.n; i++)
+		found |= strstr(d.msg[i], want) != NULL;
+	cr_assert(found, "no message with '%s' (first: %s)", want,
+		  d.n ? d.msg[0] : "none");
+	sc_diag_free(&d);
+}
+
+Test(sweep_axes, lists_and_ranges_expand_in_file_order)
+{
+	struct scenario *sc = load_ok(HOSTS "[sweep]\n"
+					    "link.delay = 0ms 50ms 100ms 150ms\n"
+					    "link.loss = 0%..5% step 1%\n"
+					    "predictor.dis.pos_threshold = 5..40 "
+					    "step 5\n"
+					    "link.jitter = 0.1ms..0.3ms step "
+					    "0.1ms 1ms\n");
+	const struct sc_sweep *sw = sc->sweep;
+
+	cr_assert_not_null(sw);
+	cr_assert_eq(sw->mode, SC_MODE_SIMULATE, "sweeps simulate by default");
+	cr_assert_eq(sw->seeds, SC_SEEDS_COMMON);
+	cr_assert_eq(sw->naxes, 4);
+	cr_assert_str_eq(sw->axes[0].key, "link.delay");
+	cr_assert_eq(sw->axes[0].nvalues, 4);
+	cr_assert_str_eq(sw->axes[0].values[3], "150ms");
+	cr_assert_str_eq(sw->axes[1].key, "link.loss");
+	cr_assert_eq(sw->axes[1].nvalues, 6);
+	for (unsigned i = 0; i < 6; i++) {
+		char want[8];
+		snprintf(want, sizeof(want), "%u%%", i);
+		cr_assert_str_eq(sw->axes[1].values[i], want);
+	}
+	cr_assert_eq(sw->axes[2].kind, SC_AXIS_PREDICTOR);
+	cr_assert_str_eq(sw->axes[2].predictor, "dis");
+	cr_assert_str_eq(sw->axes[2].pkey, "pos_threshold");
+	cr_assert_eq(sw->axes[2].nvalues, 8);
+	cr_assert_str_eq(sw->axes[2].values[7], "40");
+	/* 0.1 + 2 * 0.1 is 0.30000000000000004 in binary: printed as 0.3 */
+	cr_assert_eq(sw->axes[3].nvalues, 4);
+	cr_assert_str_eq(sw->axes[3].values[2], "0.3ms");
+	cr_assert_str_eq(sw->axes[3].values[3], "1ms");
+	cr_assert_eq(scenario_sweep_points(sw), 4ULL * 6 * 8 * 4);
+	scenario_free(sc);
+}
+
+Test(sweep_axes, grid_order_is_odometer_with_last_axis_fastest)
+{
+	struct scenario *sc = load_ok(HOSTS "[sweep]\nlink.delay = 0ms 10ms\n"
+					    "link.loss = 1% 2% 3%\n");
+	unsigned idx[SC_SWEEP_MAX_AXES];
+	uint64_t n = scenario_sweep_points(sc->sweep);
+
+	cr_assert_eq(n, 6);
+	for (uint64_t p = 0; p < n; p++) {
+		cr_assert_eq(scenario_sweep_coords(sc->sweep, p, idx), 0);
+		cr_assert_eq(idx[0], p / 3, "point %llu",
+			     (unsigned long long)p);
+		cr_assert_eq(idx[1], p % 3);
+	}
+	idx[0] = 99;
+	cr_assert_eq(scenario_sweep_coords(sc->sweep, n, idx), -ERANGE);
+	cr_assert_eq(idx[0], 99, "written on failure");
+	scenario_free(sc);
+}
+
+Test(sweep_axes, every_link_axis_reaches_links_defaults_and_schedule)
+{
+	struct scenario *sc = load_ok(HOSTS "[link p1 obs]\nforward = delay "
+					    "10ms loss 1%\n"
+					    "[schedule]\nat 5s p1>obs = delay "
+					    "30ms\n"
+					    "[sweep]\nlink.delay = 0ms 80ms\n");
+	struct scenario *pt = NULL;
+	const struct netem_spec *s;
+
+	cr_assert_eq(scenario_sweep_apply(sc, 1, &pt), 0);
+	cr_assert_null(pt->sweep);
+	cr_assert_eq(pt->mode, SC_MODE_SIMULATE);
+	/* the explicit link keeps its loss, gets the delay */
+	s = scenario_link_spec(pt, 0, 1);
+	cr_assert_eq(s->latency_ns, 80000000);
+	cr_assert_eq(s->loss, netem_prob_from_double(0.01));
+	/* the direction the [link] left out, and pairs without a link */
+	cr_assert_eq(scenario_link_spec(pt, 1, 0)->latency_ns, 80000000);
+	cr_assert_not_null(scenario_link_spec(pt, 0, 2));
+	cr_assert_eq(scenario_link_spec(pt, 2, 1)->latency_ns, 80000000);
+	cr_assert_eq(pt->changes[0].spec.latency_ns, 80000000);
+	/* the base scenario is untouched */
+	cr_assert_eq(scenario_link_spec(sc, 0, 1)->latency_ns, 10000000);
+	cr_assert_null(scenario_link_spec(sc, 0, 2));
+	scenario_free(pt);
+	scenario_free(sc);
+}
+
+Test(sweep_axes, directed_axis_touches_one_direction)
+{
+	struct scenario *sc = load_ok(HOSTS "[defaults]\nlink = delay 5ms\n"
+					    "[sweep]\nlink.obs<p1.loss = 0% 10%\n"
+					    "link.p1<>x.rate = 1mbit\n");
+	struct scenario *pt = NULL;
+
+	cr_assert_str_eq(sc->sweep->axes[0].key, "link.p1>obs.loss");
+	cr_assert_eq(scenario_sweep_apply(sc, 1, &pt), 0);
+	cr_assert_eq(scenario_link_spec(pt, 0, 1)->loss,
+		     netem_prob_from_double(0.10));
+	cr_assert_eq(scenario_link_spec(pt, 0, 1)->loss_model,
+		     NETEM_LOSS_RANDOM);
+	cr_assert_eq(scenario_link_spec(pt, 1, 0)->loss_model, NETEM_LOSS_NONE);
+	cr_assert_eq(scenario_link_spec(pt, 0, 2)->rate, 125000);
+	cr_assert_eq(scenario_link_spec(pt, 2, 0)->rate, 125000);
+	cr_assert_eq(scenario_link_spec(pt, 1, 2)->rate, 0);
+	scenario_free(pt);
+	scenario_free(sc);
+}
+
+Test(sweep_axes, predictor_axis_rewrites_every_lane_of_that_predictor)
+{
+	struct scenario *sc = load_ok(HOSTS "[sweep]\n"
+					    "predictor.led.eta_max = 20 50\n"
+					    "link.delay = 0ms 100ms\n");
+	struct scenario *pt = NULL;
+
+	cr_assert_eq(scenario_sweep_apply(sc, 3, &pt), 0);
+	cr_assert_str_eq(pt->hosts[0].args,
+			 "--predictor dis:pos_threshold=20 --predictor "
+			 "led:eta_min=5,eta_max=50 --to 10.77.0.2 "
+			 "--condition delay=100ms");
+	cr_assert_str_eq(pt->hosts[1].args,
+			 "--predictor dis --predictor=led:eta_min=5,eta_max=50 "
+			 "--condition delay=100ms");
+	cr_assert_str_eq(pt->hosts[0].args_text,
+			 "--predictor dis:pos_threshold=20 --predictor "
+			 "led:eta_min=5,eta_max=50 --to {addr:obs} "
+			 "--condition delay=100ms");
+	cr_assert_str_eq(pt->hosts[2].exec, "sleep 1", "exec hosts untouched");
+	scenario_free(pt);
+	scenario_free(sc);
+}
+
+Test(sweep_axes, seeds_common_or_independent)
+{
+	struct scenario *sc = load_ok(HOSTS "[sweep]\nlink.delay = 0ms 1ms\n");
+	struct scenario *a, *b;
+
+	cr_assert_eq(scenario_sweep_apply(sc, 0, &a), 0);
+	cr_assert_eq(scenario_sweep_apply(sc, 1, &b), 0);
+	cr_assert_eq(a->seed, 7);
+	cr_assert_eq(b->seed, 7, "common random numbers");
+	scenario_free(a);
+	scenario_free(b);
+	scenario_free(sc);
+	sc = load_ok(HOSTS "[sweep]\nseeds = independent\nmode = emulate\n"
+			   "link.delay = 0ms 1ms\n");
+	cr_assert_eq(scenario_sweep_apply(sc, 0, &a), 0);
+	cr_assert_eq(scenario_sweep_apply(sc, 1, &b), 0);
+	cr_assert_eq(a->mode, SC_MODE_EMULATE);
+	cr_assert_neq(a->seed, 7);
+	cr_assert_neq(a->seed, b->seed);
+	scenario_free(a);
+	scenario_free(b);
+	scenario_free(sc);
+}
+
+Test(sweep_axes, canonical_form_round_trips)
+{
+	struct scenario *sc = load_ok(HOSTS "[sweep]\nseeds = independent\n"
+					    "link.obs<p1.loss = 0%..2% step 1%\n"
+					    "predictor.dis.pos_threshold = 5 "
+					    "10\n");
+	char path[64], *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct scenario *back = NULL;
+	struct sc_diag d = {0};
+
+	cr_assert_eq(scenario_print(f, sc), 0);
+	fclose(f);
+	cr_assert(strstr(text, "\n[sweep]\nmode = simulate\nseeds = "
+			       "independent\nlink.p1>obs.loss = 0%..2% step "
+			       "1%\n") != NULL,
+		  "%s", text);
+	sc_write_tmp(text, path, sizeof(path));
+	cr_assert_eq(scenario_load(path, &back, &d), 0);
+	unlink(path);
+	sc_assert_same(sc, back);
+	cr_assert_eq(back->sweep->naxes, 2);
+	cr_assert_eq(back->sweep->seeds, SC_SEEDS_INDEPENDENT);
+	for (unsigned a = 0; a < 2; a++) {
+		cr_assert_str_eq(back->sweep->axes[a].key, sc->sweep->axes[a].key);
+		cr_assert_eq(back->sweep->axes[a].nvalues,
+			     sc->sweep->axes[a].nvalues);
+	}
+	free(text);
+	sc_diag_free(&d);
+	scenario_free(back);
+	scenario_free(sc);
+}
+
+Test(sweep_axes, no_sweep_section_means_null)
+{
+	struct scenario *sc = load_ok(HOSTS);
+
+	cr_assert_null(sc->sweep);
+	cr_assert_eq(scenario_sweep_points(sc->sweep), 0);
+	scenario_free(sc);
+}
+
+Test(sweep_axes, bad_axes_are_reported_with_file_and_line)
+{
+	/* HOSTS has 12 lines, [sweep] is line 13, its first key line 14 */
+	load_bad(HOSTS "[sweep]\nlink.dealy = 1ms\n",
+		 ":14: [sweep] link.dealy: 'dealy' is not a link parameter "
+		 "(delay, jitter, delay_corr, loss, loss_corr, ge_p, ge_r, "
+		 "ge_1h, ge_1k, duplicate, corrupt, reorder, rate, limit) "
+		 "(did you mean 'delay'?)");
+	load_bad(HOSTS "[sweep]\nlink.loss = 1% 200%\n",
+		 ":14: [sweep] link.loss: loss: 200% is over 100%");
+	load_bad(HOSTS "[sweep]\nlink.delay = 0ms..10s step 5\n",
+		 "the ends and the step must have the same unit");
+	load_bad(HOSTS "[sweep]\nlink.delay = 10ms..0ms step 5ms\n",
+		 "needs A <= B and a step above 0");
+	load_bad(HOSTS "[sweep]\nlink.delay = 0ms..10ms\n",
+		 "a range is A..B step S");
+	load_bad(HOSTS "[sweep]\nlink.delay = 1ms 1ms\n", "'1ms' is given twice");
+	load_bad(HOSTS "[sweep]\nlink.delay = 0ms..2000ms step 1ms\n",
+		 "more than 1000 values");
+	load_bad(HOSTS "[sweep]\nlink.p1>zz.delay = 1ms\n", "no host 'zz'");
+	load_bad(HOSTS "[sweep]\nlink.p1-obs.delay = 1ms\n",
+		 "'p1-obs' is not a link");
+	load_bad(HOSTS "[sweep]\npredictor.hsm.k = 1 2\n",
+		 ":14: [sweep] predictor.hsm.k: no host runs predictor 'hsm'");
+	load_bad(HOSTS "[sweep]\npredictor.led = 1\n",
+		 "expected link.PARAM, link.SRC>DST.PARAM or predictor.NAME.KEY");
+	load_bad(HOSTS "[sweep]\nlink.reorder = 10%\n",
+		 "reorder: needs a delay");
+	load_bad(HOSTS "[sweep]\nlink.ge_r = 10%\n", "ge_r needs gemodel loss");
+	load_bad(HOSTS "[sweep]\nmode = fast\nlink.delay = 1ms\n",
+		 "[sweep] mode: 'fast' is not one of emulate, simulate");
+	load_bad(HOSTS "[sweep]\nseeds = common\n", "[sweep]: no axis");
+	load_bad(HOSTS "[sweep]\nlink.delay =\n", "link.delay: no values");
+	load_bad(HOSTS "[sweep]\nlink.delay = 1ms\n[sweep]\n",
+		 "duplicate section");
+	load_bad(HOSTS "[sweep]\npredictor.dis.pos_threshold = 1,2\n",
+		 "is not a value");
+}
+
+Test(sweep_axes, grid_size_is_capped)
+{
+	/* 4 axes of 1000 values: 10^12 points */
+	load_bad(HOSTS "[sweep]\nlink.delay = 1ms..1000ms step 1ms\n"
+		       "link.jitter = 1ms..1000ms step 1ms\n"
+		       "link.limit = 1..1000 step 1\n"
+		       "link.rate = 1kbit..1000kbit step 1kbit\n",
+		 "the grid has more than 1000000 points");
+}
