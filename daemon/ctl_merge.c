@@ -95,7 +95,8 @@ int ctl_merge(int argc, char *argv[])
 		if (!owner[p]) {
 			fprintf(stderr,
 				"reckonctl merge: point %" PRIu64
-				" is in no shard (a shard missing or failed?)\n",
+				" is in no shard (a shard missing or "
+				"failed?)\n",
 				p);
 			goto fail;
 		}
@@ -104,8 +105,8 @@ int ctl_merge(int argc, char *argv[])
 			strerror(-rc));
 		goto fail;
 	}
-	for (const char *const *f = (const char *const[]){"scenario.ini",
-							    "grid.csv", NULL};
+	for (const char *const *f =
+		     (const char *const[]){"scenario.ini", "grid.csv", NULL};
 	     *f; f++) {
 		if (results_path(src, sizeof(src), "%s/%s", argv[0], *f) < 0 ||
 		    results_path(dst, sizeof(dst), "%s/%s", out, *f) < 0)
@@ -129,16 +130,18 @@ int ctl_merge(int argc, char *argv[])
 	}
 	if ((rc = sweep_assemble(out, np, &missing)) < 0) {
 		fprintf(stderr,
-			"reckonctl merge: %s/sweep.csv not written: point %" PRIu64
-			": rows.csv %s\n",
+			"reckonctl merge: %s/sweep.csv not written: point "
+			"%" PRIu64 ": rows.csv %s\n",
 			out, missing,
 			rc == -EINVAL ? "is malformed" : strerror(-rc));
 		goto fail;
 	}
 	if (plots)
 		plot_sweep(out);
-	fprintf(stderr, "reckonctl merge: %" PRIu64 " points from %d shards: "
-		"%s/sweep.csv\n", np, argc, out);
+	fprintf(stderr,
+		"reckonctl merge: %" PRIu64 " points from %d shards: "
+		"%s/sweep.csv\n",
+		np, argc, out);
 	free(owner);
 	return 0;
 fail:

@@ -39,8 +39,9 @@ const char *plot_gnuplot(void)
 	while (*path) {
 		size_t l = strcspn(path, ":");
 
-		if (l > 0 && results_path(found, sizeof(found), "%.*s/gnuplot",
-					  (int)l, path) == 0 &&
+		if (l > 0 &&
+		    results_path(found, sizeof(found), "%.*s/gnuplot", (int)l,
+				 path) == 0 &&
 		    access(found, X_OK) == 0)
 			return found;
 		path += l + (path[l] == ':');
@@ -104,14 +105,18 @@ static int write_script(const char *dir, const char *name, const char *title,
 		steps ? "set yrange [0:1]\n" : "set yrange [0:*]\n");
 	fputs("plot ", f);
 	for (unsigned i = 0; i < ns; i++)
-		fprintf(f, "%s'%s.dat' index %u using 1:2%s with %s title \"%s\"",
+		fprintf(f,
+			"%s'%s.dat' index %u using 1:2%s with %s title \"%s\"",
 			i ? ", \\\n     " : "", name, i, errbars ? ":3" : "",
-			steps ? "steps" : errbars ? "yerrorlines" : "linespoints",
+			steps	  ? "steps"
+			: errbars ? "yerrorlines"
+				  : "linespoints",
 			series[i]);
-	fprintf(f, "\nif (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-		   "\tset terminal pngcairo size 820,560 noenhanced\n"
-		   "} else {\n\tset terminal png size 820,560 noenhanced\n}\n"
-		   "set output '%s.png'\nreplot\n",
+	fprintf(f,
+		"\nif (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+		"\tset terminal pngcairo size 820,560 noenhanced\n"
+		"} else {\n\tset terminal png size 820,560 noenhanced\n}\n"
+		"set output '%s.png'\nreplot\n",
 		name);
 	return fclose(f) ? -EIO : 0;
 }
@@ -483,10 +488,9 @@ static int sweep_fig(const char *gp, const char *pdir, struct table *t,
 		o = (size_t)snprintf(s, sizeof(s), "%s", t->cell[r][cp]);
 		for (size_t b = 1; b <= naxes && o < sizeof(s); b++)
 			if (b != a)
-				o += (size_t)snprintf(s + o, sizeof(s) - o,
-						      " %s=%s",
-						      short_axis(t->h[b]),
-						      t->cell[r][b]);
+				o += (size_t)snprintf(
+					s + o, sizeof(s) - o, " %s=%s",
+					short_axis(t->h[b]), t->cell[r][b]);
 		for (k = 0; k < ns; k++)
 			if (!strcmp(series[k], s))
 				break;
@@ -512,7 +516,8 @@ static int sweep_fig(const char *gp, const char *pdir, struct table *t,
 				if (b != a)
 					o += (size_t)snprintf(
 						s + o, sizeof(s) - o, " %s=%s",
-						short_axis(t->h[b]), t->cell[r][b]);
+						short_axis(t->h[b]),
+						t->cell[r][b]);
 			if (strcmp(s, series[k]) || !*t->cell[r][cy])
 				continue;
 			fprintf(f, "%.10g %s %s\n", axis_x(t, a, r, &by_index),

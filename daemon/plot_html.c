@@ -66,7 +66,9 @@ static void table(FILE *f, const char *path, int link_col)
 				*c = '\0';
 			fputs(first ? "<th>" : "<td>", f);
 			if (!first && col == link_col) {
-				fprintf(f, "<a href=\"points/p%06llu/index.html\">",
+				fprintf(f,
+					"<a "
+					"href=\"points/p%06llu/index.html\">",
 					strtoull(p, NULL, 10));
 				esc(f, p);
 				fputs("</a>", f);

@@ -22,13 +22,20 @@
 #include "scenario_sweep.h"
 
 const char *const scenario_link_param_names[SC_LP_COUNT] = {
-	[SC_LP_DELAY] = "delay",	 [SC_LP_JITTER] = "jitter",
-	[SC_LP_DELAY_CORR] = "delay_corr", [SC_LP_LOSS] = "loss",
-	[SC_LP_LOSS_CORR] = "loss_corr", [SC_LP_GE_P] = "ge_p",
-	[SC_LP_GE_R] = "ge_r",		 [SC_LP_GE_1H] = "ge_1h",
-	[SC_LP_GE_1K] = "ge_1k",	 [SC_LP_DUPLICATE] = "duplicate",
-	[SC_LP_CORRUPT] = "corrupt",	 [SC_LP_REORDER] = "reorder",
-	[SC_LP_RATE] = "rate",		 [SC_LP_LIMIT] = "limit",
+	[SC_LP_DELAY] = "delay",
+	[SC_LP_JITTER] = "jitter",
+	[SC_LP_DELAY_CORR] = "delay_corr",
+	[SC_LP_LOSS] = "loss",
+	[SC_LP_LOSS_CORR] = "loss_corr",
+	[SC_LP_GE_P] = "ge_p",
+	[SC_LP_GE_R] = "ge_r",
+	[SC_LP_GE_1H] = "ge_1h",
+	[SC_LP_GE_1K] = "ge_1k",
+	[SC_LP_DUPLICATE] = "duplicate",
+	[SC_LP_CORRUPT] = "corrupt",
+	[SC_LP_REORDER] = "reorder",
+	[SC_LP_RATE] = "rate",
+	[SC_LP_LIMIT] = "limit",
 };
 
 /* The netem text that carries one value of each parameter: the value is
@@ -343,8 +350,7 @@ static int parse_dir(struct sc_loader *L, int line, const char *sec,
 
 	if ((op = strstr(w, "<>")) != NULL)
 		both = 1;
-	else if ((op = strchr(w, '>')) == NULL &&
-		 (op = strchr(w, '<')) != NULL)
+	else if ((op = strchr(w, '>')) == NULL && (op = strchr(w, '<')) != NULL)
 		rev = 1;
 	if (op == NULL || op == w || op[both ? 2 : 1] == '\0' ||
 	    (size_t)(op - w) >= sizeof(src) ||
@@ -362,7 +368,8 @@ static int parse_dir(struct sc_loader *L, int line, const char *sec,
 	if (x < 0 || y < 0)
 		return -1;
 	if (x == y) {
-		sc_report(L, line, sec, key, "a link needs two different hosts");
+		sc_report(L, line, sec, key,
+			  "a link needs two different hosts");
 		return -1;
 	}
 	a->src = rev ? y : x;
@@ -432,10 +439,9 @@ void sc_sweep_key(struct sc_loader *L, const char *sec, const char *key,
 				  "ge_r, ge_1h, ge_1k, duplicate, corrupt, "
 				  "reorder, rate, limit)%s",
 				  param,
-				  sc_did_you_mean(param,
-						  scenario_link_param_names,
-						  SC_LP_COUNT, dym,
-						  sizeof(dym)));
+				  sc_did_you_mean(
+					  param, scenario_link_param_names,
+					  SC_LP_COUNT, dym, sizeof(dym)));
 			return;
 		}
 		a.kind = SC_AXIS_LINK;
@@ -461,8 +467,8 @@ void sc_sweep_key(struct sc_loader *L, const char *sec, const char *key,
 	axis_key(L->sc, &a);
 	for (unsigned i = 0; i < sw->naxes; i++)
 		if (strcmp(sw->axes[i].key, a.key) == 0) {
-			sc_report(L, line, sec, key,
-				  "the same axis as line %d", sw->axes[i].line);
+			sc_report(L, line, sec, key, "the same axis as line %d",
+				  sw->axes[i].line);
 			return;
 		}
 	if (sw->naxes == SC_SWEEP_MAX_AXES) {
@@ -570,10 +576,9 @@ static int apply_link(struct scenario *sc, const struct sc_axis *a,
 		snprintf(err, errlen, "out of memory");
 		return rc;
 	}
-	if (a->src < 0 && (lp_set(&sc->default_link, a->param, &v, why,
-				  sizeof(why)) < 0 ||
-			   spec_check(&sc->default_link, why, sizeof(why)) <
-				   0)) {
+	if (a->src < 0 &&
+	    (lp_set(&sc->default_link, a->param, &v, why, sizeof(why)) < 0 ||
+	     spec_check(&sc->default_link, why, sizeof(why)) < 0)) {
 		snprintf(err, errlen, "%s on [defaults] link: %s", val, why);
 		return -EINVAL;
 	}
@@ -602,9 +607,10 @@ static int apply_link(struct scenario *sc, const struct sc_axis *a,
 			continue;
 		if (lp_set(&c->spec, a->param, &v, why, sizeof(why)) < 0 ||
 		    spec_check(&c->spec, why, sizeof(why)) < 0) {
-			snprintf(err, errlen, "%s on the [schedule] change of "
-				 "%s>%s (line %d): %s", val,
-				 sc->hosts[c->src].name,
+			snprintf(err, errlen,
+				 "%s on the [schedule] change of "
+				 "%s>%s (line %d): %s",
+				 val, sc->hosts[c->src].name,
 				 sc->hosts[c->dst].name, c->line, why);
 			return -EINVAL;
 		}
@@ -613,8 +619,7 @@ static int apply_link(struct scenario *sc, const struct sc_axis *a,
 }
 
 /* Replace [from, from+len) of s (capacity cap) by rep. */
-static int splice(char *s, size_t cap, size_t from, size_t len,
-		  const char *rep)
+static int splice(char *s, size_t cap, size_t from, size_t len, const char *rep)
 {
 	size_t n = strlen(s), r = strlen(rep);
 
@@ -651,8 +656,8 @@ static int set_kv(const char *s, size_t len, const char *key, const char *val,
 			return -E2BIG;
 		if (l > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
 			o += (size_t)snprintf(out + o, outlen - o, "%s%s=%s",
-					      out[o - 1] == ':' ? "" : ",",
-					      key, val);
+					      out[o - 1] == ':' ? "" : ",", key,
+					      val);
 			done = 1;
 		} else if (l > 0) {
 			o += (size_t)snprintf(out + o, outlen - o, "%s%.*s",
@@ -719,7 +724,8 @@ static int apply_condition(char *args, size_t cap, const char *label)
 		size_t start = (size_t)(p - args) + strlen("--condition");
 
 		if ((p == args || isspace((unsigned char)p[-1])) &&
-		    (args[start] == '=' || isspace((unsigned char)args[start]))) {
+		    (args[start] == '=' ||
+		     isspace((unsigned char)args[start]))) {
 			start++;
 			while (isspace((unsigned char)args[start]))
 				start++;

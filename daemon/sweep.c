@@ -79,8 +79,7 @@ static int run_point(uint64_t point, void *arg)
 	int rc;
 
 	if ((rc = scenario_sweep_apply(c->sc, point, &psc)) < 0) {
-		log_warnx("sweep: point %" PRIu64 ": %s", point,
-			  strerror(-rc));
+		log_warnx("sweep: point %" PRIu64 ": %s", point, strerror(-rc));
 		return 1;
 	}
 	if ((rc = sweep_point_dir(c->dir, point, pdir, sizeof(pdir))) < 0 ||
@@ -177,8 +176,9 @@ static int print_point(const struct scenario *sc, const char *arg)
 	}
 	rc = scenario_sweep_apply(sc, k, &psc);
 	if (rc == -ERANGE) {
-		log_warnx("sweep: no point %s: the grid has points 0 to %" PRIu64,
-			  arg, scenario_sweep_points(sc->sweep) - 1);
+		log_warnx(
+			"sweep: no point %s: the grid has points 0 to %" PRIu64,
+			arg, scenario_sweep_points(sc->sweep) - 1);
 		return 1;
 	}
 	if (rc < 0) {
@@ -246,9 +246,10 @@ int sweep_main(int argc, char *argv[], const struct run_opts *o)
 			break;
 		case 's':
 			if (sweep_shard_parse(optarg, &si, &sn) < 0) {
-				log_warnx("sweep: --shard %s: expected I/N with "
-					  "0 <= I < N",
-					  optarg);
+				log_warnx(
+					"sweep: --shard %s: expected I/N with "
+					"0 <= I < N",
+					optarg);
 				return 2;
 			}
 			break;
@@ -354,8 +355,10 @@ int sweep_main(int argc, char *argv[], const struct run_opts *o)
 	}
 	if (plots)
 		plot_sweep(dir);
-	fprintf(stderr, "sweep: %" PRIu64 " points: %s/sweep.csv, "
-		"sweep.json, index.html\n", np, dir);
+	fprintf(stderr,
+		"sweep: %" PRIu64 " points: %s/sweep.csv, "
+		"sweep.json, index.html\n",
+		np, dir);
 	scenario_free(sc);
 	return 0;
 }

@@ -123,13 +123,13 @@ int sweep_point_rows(const char *point_dir, const char *run_dir,
 
 	if ((rc = scenario_sweep_coords(sw, point, idx)) < 0)
 		return rc;
-	if ((rc = results_path(path, sizeof(path), "%s/summary.csv",
-			       run_dir)) < 0)
+	if ((rc = results_path(path, sizeof(path), "%s/summary.csv", run_dir)) <
+	    0)
 		return rc;
 	if ((in = fopen(path, "r")) == NULL)
 		return -errno;
-	if ((rc = results_path(path, sizeof(path), "%s/rows.csv",
-			       point_dir)) < 0 ||
+	if ((rc = results_path(path, sizeof(path), "%s/rows.csv", point_dir)) <
+		    0 ||
 	    (out = open_tmp(path, tmp, sizeof(tmp))) == NULL) {
 		fclose(in);
 		return rc < 0 ? rc : -errno;
@@ -146,8 +146,7 @@ int sweep_point_rows(const char *point_dir, const char *run_dir,
 		} else {
 			fprintf(out, "%" PRIu64, point);
 			for (unsigned a = 0; a < sw->naxes; a++)
-				fprintf(out, ",%s",
-					sw->axes[a].values[idx[a]]);
+				fprintf(out, ",%s", sw->axes[a].values[idx[a]]);
 		}
 		fprintf(out, ",%s", line);
 		first = 0;
@@ -207,10 +206,10 @@ static void json_numtext(FILE *f, const char *s)
 }
 
 struct grid {
-	char *hdr;		/* grid.csv header, split into col */
+	char *hdr; /* grid.csv header, split into col */
 	char *col[MAX_COLS + 1];
-	size_t ncol;		/* point + axes */
-	char **line;		/* each point's line, split later */
+	size_t ncol; /* point + axes */
+	char **line; /* each point's line, split later */
 	uint64_t n;
 };
 
@@ -333,8 +332,9 @@ static int json_axes(FILE *f, const struct grid *g)
 static void json_row(FILE *f, char **hdr, char **v, size_t n, size_t naxes,
 		     int first)
 {
-	fprintf(f, "%s\n    {\"point\": %s, \"dir\": \"points/p%06llu\", "
-		   "\"axes\": {",
+	fprintf(f,
+		"%s\n    {\"point\": %s, \"dir\": \"points/p%06llu\", "
+		"\"axes\": {",
 		first ? "" : ",", v[0], strtoull(v[0], NULL, 10));
 	for (size_t a = 1; a <= naxes; a++) {
 		fputs(a > 1 ? ", " : "", f);
@@ -386,8 +386,7 @@ int sweep_assemble(const char *dir, uint64_t npoints, uint64_t *missing)
 	}
 	if ((rc = results_path(cpath, sizeof(cpath), "%s/sweep.csv", dir)) <
 		    0 ||
-	    (rc = results_path(jpath, sizeof(jpath), "%s/sweep.json", dir)) <
-		    0)
+	    (rc = results_path(jpath, sizeof(jpath), "%s/sweep.json", dir)) < 0)
 		goto out;
 	csv = open_tmp(cpath, ctmp, sizeof(ctmp));
 	js = open_tmp(jpath, jtmp, sizeof(jtmp));

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "sweep_pool.h"
 
 static volatile sig_atomic_t stop_sig;
@@ -45,8 +46,8 @@ static void fmt_time(double s, char *buf, size_t len)
 		snprintf(buf, len, "%lds", t);
 }
 
-static void progress(size_t n, const struct sweep_pool_result *r,
-		     double start, unsigned jobs, int tty, int final)
+static void progress(size_t n, const struct sweep_pool_result *r, double start,
+		     unsigned jobs, int tty, int final)
 {
 	static size_t last_decile, last_fin = (size_t)-1;
 	char el[32], eta[32] = "?";
@@ -106,8 +107,11 @@ int sweep_pool_run(const uint64_t *points, size_t n, unsigned jobs, int quiet,
 	stop_sig = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	if (!quiet)
+	if (!quiet) {
+		/* log lines (the workers' too) clear the bar first */
+		log_progress_line(tty);
 		progress(n, &r, start, jobs, tty, 0);
+	}
 	while ((next < n && !stop_sig) || running > 0) {
 		while (next < n && running < jobs && !stop_sig) {
 			size_t slot = 0;
@@ -159,8 +163,10 @@ int sweep_pool_run(const uint64_t *points, size_t n, unsigned jobs, int quiet,
 			progress(n, &r, start, jobs, tty, 0);
 	}
 	r.interrupted = stop_sig != 0 && rc == 0;
-	if (!quiet)
+	if (!quiet) {
 		progress(n, &r, start, jobs, tty, 1);
+		log_progress_line(0);
+	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	free(kids);

@@ -16,7 +16,7 @@
 
 #define HOSTS                                                                  \
 	"[scenario]\nname = t\nduration = 10s\nseed = 7\n"                     \
-	"[host p1]\nrole = player\nargs = --predictor dis:pos_threshold=20 "  \
+	"[host p1]\nrole = player\nargs = --predictor dis:pos_threshold=20 "   \
 	"--predictor led:eta_min=5,eta_max=35 --to {addr:obs} --condition "    \
 	"c0\n"                                                                 \
 	"[host obs]\nrole = observer\nargs = --predictor dis "                 \
@@ -54,13 +54,14 @@ static void load_bad(const char *text, const char *want)
 
 Test(sweep_axes, lists_and_ranges_expand_in_file_order)
 {
-	struct scenario *sc = load_ok(HOSTS "[sweep]\n"
-					    "link.delay = 0ms 50ms 100ms 150ms\n"
-					    "link.loss = 0%..5% step 1%\n"
-					    "predictor.dis.pos_threshold = 5..40 "
-					    "step 5\n"
-					    "link.jitter = 0.1ms..0.3ms step "
-					    "0.1ms 1ms\n");
+	struct scenario *sc =
+		load_ok(HOSTS "[sweep]\n"
+			      "link.delay = 0ms 50ms 100ms 150ms\n"
+			      "link.loss = 0%..5% step 1%\n"
+			      "predictor.dis.pos_threshold = 5..40 "
+			      "step 5\n"
+			      "link.jitter = 0.1ms..0.3ms step "
+			      "0.1ms 1ms\n");
 	const struct sc_sweep *sw = sc->sweep;
 
 	cr_assert_not_null(sw);
@@ -141,9 +142,10 @@ Test(sweep_axes, every_link_axis_reaches_links_defaults_and_schedule)
 
 Test(sweep_axes, directed_axis_touches_one_direction)
 {
-	struct scenario *sc = load_ok(HOSTS "[defaults]\nlink = delay 5ms\n"
-					    "[sweep]\nlink.obs<p1.loss = 0% 10%\n"
-					    "link.p1<>x.rate = 1mbit\n");
+	struct scenario *sc =
+		load_ok(HOSTS "[defaults]\nlink = delay 5ms\n"
+			      "[sweep]\nlink.obs<p1.loss = 0% 10%\n"
+			      "link.p1<>x.rate = 1mbit\n");
 	struct scenario *pt = NULL;
 
 	cr_assert_str_eq(sc->sweep->axes[0].key, "link.p1>obs.loss");
@@ -210,10 +212,11 @@ Test(sweep_axes, seeds_common_or_independent)
 
 Test(sweep_axes, canonical_form_round_trips)
 {
-	struct scenario *sc = load_ok(HOSTS "[sweep]\nseeds = independent\n"
-					    "link.obs<p1.loss = 0%..2% step 1%\n"
-					    "predictor.dis.pos_threshold = 5 "
-					    "10\n");
+	struct scenario *sc =
+		load_ok(HOSTS "[sweep]\nseeds = independent\n"
+			      "link.obs<p1.loss = 0%..2% step 1%\n"
+			      "predictor.dis.pos_threshold = 5 "
+			      "10\n");
 	char path[64], *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -233,7 +236,8 @@ Test(sweep_axes, canonical_form_round_trips)
 	cr_assert_eq(back->sweep->naxes, 2);
 	cr_assert_eq(back->sweep->seeds, SC_SEEDS_INDEPENDENT);
 	for (unsigned a = 0; a < 2; a++) {
-		cr_assert_str_eq(back->sweep->axes[a].key, sc->sweep->axes[a].key);
+		cr_assert_str_eq(back->sweep->axes[a].key,
+				 sc->sweep->axes[a].key);
 		cr_assert_eq(back->sweep->axes[a].nvalues,
 			     sc->sweep->axes[a].nvalues);
 	}
@@ -268,7 +272,8 @@ Test(sweep_axes, bad_axes_are_reported_with_file_and_line)
 		 "needs A <= B and a step above 0");
 	load_bad(HOSTS "[sweep]\nlink.delay = 0ms..10ms\n",
 		 "a range is A..B step S");
-	load_bad(HOSTS "[sweep]\nlink.delay = 1ms 1ms\n", "'1ms' is given twice");
+	load_bad(HOSTS "[sweep]\nlink.delay = 1ms 1ms\n",
+		 "'1ms' is given twice");
 	load_bad(HOSTS "[sweep]\nlink.delay = 0ms..2000ms step 1ms\n",
 		 "more than 1000 values");
 	load_bad(HOSTS "[sweep]\nlink.p1>zz.delay = 1ms\n", "no host 'zz'");
@@ -277,7 +282,8 @@ Test(sweep_axes, bad_axes_are_reported_with_file_and_line)
 	load_bad(HOSTS "[sweep]\npredictor.hsm.k = 1 2\n",
 		 ":14: [sweep] predictor.hsm.k: no host runs predictor 'hsm'");
 	load_bad(HOSTS "[sweep]\npredictor.led = 1\n",
-		 "expected link.PARAM, link.SRC>DST.PARAM or predictor.NAME.KEY");
+		 "expected link.PARAM, link.SRC>DST.PARAM or "
+		 "predictor.NAME.KEY");
 	load_bad(HOSTS "[sweep]\nlink.reorder = 10%\n",
 		 "reorder: needs a delay");
 	load_bad(HOSTS "[sweep]\nlink.ge_r = 10%\n", "ge_r needs gemodel loss");

@@ -20,9 +20,9 @@ Test(sweep_shard, parse_accepts_i_of_n_only)
 	cr_assert_eq(sweep_shard_parse("2/3", &i, &n), 0);
 	cr_assert_eq(i, 2);
 	cr_assert_eq(n, 3);
-	static const char *const bad[] = {"3/3", "1/0", "-1/3", "1/",  "/3",
-					  "1",	 "1/3x", "a/b", "",    "1/2000000",
-					  " 1/3", "1/ 3"};
+	static const char *const bad[] = {"3/3", "1/0",	      "-1/3", "1/",
+					  "/3",	 "1",	      "1/3x", "a/b",
+					  "",	 "1/2000000", " 1/3", "1/ 3"};
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
 		i = n = 77;
 		cr_assert_eq(sweep_shard_parse(bad[k], &i, &n), -EINVAL, "%s",
