@@ -1,12 +1,12 @@
 /*
  * bridge.h: the userspace impairment bridge, reckon's default backend. It
  * reads every frame that a host sends out of its veth (on the hub-side
- * peer, through AF_PACKET), asks the directed link's netem engine for the
- * frame's fate, and injects the surviving copies on the destination's
- * hub-side veth at their delivery times, from libevent timers. ARP and other
- * non-IP frames pass unimpaired (broadcasts go to every other host).
- * Optional libpcap dumps record each directed link before and after the
- * impairment.
+ * peer, through an AF_PACKET TPACKET_V3 ring), asks the directed link's
+ * netem engine for the frame's fate, and injects the surviving copies on
+ * the destination's hub-side veth at their delivery times, from libevent
+ * timers, in sendmmsg batches. ARP and other non-IP frames pass
+ * unimpaired (broadcasts go to every other host). Optional libpcap dumps
+ * record each directed link before and after the impairment.
  */
 #ifndef RECKON_BRIDGE_H
 #define RECKON_BRIDGE_H
@@ -50,16 +50,21 @@ struct bridge_stats {
 	uint64_t passthrough;	  /* non-IPv4, broadcast or multicast frames */
 	uint64_t malformed;	  /* rejected by frame_parse (runt, bad IPv4) */
 	uint64_t unknown_dst;	  /* unicast to no other port's MAC: dropped */
-	uint64_t oversize;	  /* larger than a 64 KiB pool slot: dropped */
+	uint64_t oversize;	  /* cut by the receive ring or larger than a
+				   * 64 KiB pool slot: dropped */
 	uint64_t pool_full;	  /* no free pool slot: dropped before netem */
 	uint64_t link_errors;	  /* link could not be created: dropped */
-	uint64_t rx_errors;	  /* recvmmsg failures other than EAGAIN */
+	uint64_t rx_errors;	  /* ring entries with an impossible layout */
 	uint64_t rx_dropped;	  /* dropped by the kernel before we read them
 				   * (socket buffer full; PACKET_STATISTICS) */
 	uint64_t send_errors;	  /* injections the kernel refused */
 	uint64_t csum_completed;  /* partial (offloaded) checksums finished */
 	uint64_t capture_skipped; /* pcap records over max_bytes */
 	uint64_t capture_errors;  /* pcap files that could not be opened */
+	uint64_t ring_blocks;	  /* TPACKET_V3 blocks walked and returned */
+	uint64_t ring_frames;	  /* frames read from them, not counting
+				   * our own injections */
+	uint64_t tx_batches;	  /* sendmmsg calls (frames leave in batches) */
 };
 int bridge_stats(const struct bridge *b, struct bridge_stats *out);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "reckonctl.h"
+#include "sweep.h"
 
 static const struct {
 	const char *name;
@@ -21,6 +22,7 @@ static const struct {
 	{ "stop", ctl_stop, "stop                   stop the running scenario" },
 	{ "run", ctl_run, "run FILE               queue a scenario on the service" },
 	{ "shutdown", ctl_shutdown, "shutdown               stop the service" },
+	{ "merge", ctl_merge, "merge [--no-plots] OUT SHARD_DIR...   join sweep shards (docs/sweeps.md)" },
 };
 
 static int usage(void)

@@ -20,9 +20,10 @@ static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr,
 		"usage: reckond [-dqv] [-s socket]            run as a service\n"
-		"       reckond [-qv] run FILE                run one scenario\n"
+		"       reckond [-qv] [-s socket] run FILE    run one scenario\n"
 		"       reckond [-qv] sim FILE                run it in virtual time (simulator)\n"
-		"       reckond [-qv] sweep [-j N] [--shard I/N] FILE   run a [sweep] grid\n"
+		"       reckond [-qv] sweep [-j N] [--shard I/N] [-o DIR] [--no-plots]\n"
+		"                     [--list | --point K] FILE      run a [sweep] grid\n"
 		"       reckond -n [-v] FILE                  check FILE (-v: print it)\n"
 		"       reckond cleanup                       remove leftovers of a killed daemon\n");
 	exit(2);

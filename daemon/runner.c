@@ -21,6 +21,7 @@
 #include "log.h"
 #include "results.h"
 #include "runner.h"
+#include "plot.h"
 #include "summary.h"
 
 #define GRACE_NS 2000000000LL /* SIGTERM -> SIGKILL */
@@ -132,6 +133,8 @@ static void finish(struct runner *r)
 
 		if (err < 0 && err != -ENOENT)
 			log_warnx("%s: summary: %s", r->dir, strerror(-err));
+		if (err == 0 && (err = plot_run(r->dir, r->sc->repetitions)) < 0)
+			log_warnx("%s: plots: %s", r->dir, strerror(-err));
 	}
 	log_info("%s: %s; results in %s", r->sc->name,
 		 r->result == 0 ? "finished" : "FAILED", r->dir);

@@ -14,7 +14,10 @@
 
 #include "sim_host.h"
 
-#define START_DELAY_NS 1000000000LL /* reckon-agent: t0 = start + 1 s */
+/* The engine gives every agent of a repetition one t0 (RECKON_START_NS):
+ * 0.5 s plus 25 ms per host after it begins setting up (engine.c). */
+#define START_BASE_NS	  500000000LL
+#define START_PER_HOST_NS 25000000LL
 
 int sim_host_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 		  uint64_t seed, unsigned rep, const char *run_dir, char *err,
@@ -68,7 +71,9 @@ int sim_host_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 		rc = -ENOTSUP;
 		goto fail;
 	}
-	h->t0 = h->o.start_set ? h->o.start_ns : START_DELAY_NS;
+	h->t0 = h->o.start_set ? h->o.start_ns
+			       : START_BASE_NS + START_PER_HOST_NS *
+							 (int64_t)sc->nhosts;
 	return 0;
 fail:
 	sim_words_free(&h->words);

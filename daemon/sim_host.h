@@ -6,8 +6,8 @@
  * it the datagrams that arrive, and at its end writes the same metrics
  * files through agents/io/metrics_io.c. Times passed in are absolute
  * virtual ns since the repetition started; the machine sees them relative
- * to its t0, which is 1 s after its start unless --start-ns +MS says
- * otherwise (as reckon-agent does without RECKON_START_NS).
+ * to its t0, which is the engine's common start (0.5 s + 25 ms per host)
+ * unless --start-ns +MS says otherwise.
  */
 #ifndef RECKON_SIM_HOST_H
 #define RECKON_SIM_HOST_H

@@ -35,7 +35,7 @@
 #define RECKON_ESPDU_MAX_LEN (144 + 16 * RECKON_ESPDU_MAX_VP)
 
 /* DIS dead-reckoning algorithms (IEEE 1278.1-2012 Annex E, table E.1):
- * DRM(F|R, P|V, W|B); see /work/shared/papers/netcode-and-dis-dead-
+ * DRM(F|R, P|V, W|B); see ../shared/papers/netcode-and-dis-dead-
  * reckoning.md section 1.1. 0 ("other") is not accepted by reckon. */
 enum reckon_drm {
 	RECKON_DRM_STATIC = 1,

@@ -130,6 +130,19 @@ echo "  SCHED_OTHER: $("$blast" timer 100000 5000)"
 if command -v chrt >/dev/null; then
 	echo "  SCHED_FIFO:  $(chrt -f 20 "$blast" timer 100000 5000)"
 fi
+# The cost of reading through a TPACKET_V3 ring: a block reaches the
+# bridge when it fills or after its 1 ms retire timeout, so an unimpaired
+# link (delay 0) adds up to that to each direction. Delayed links do not
+# see it: frames enter netem at their ring timestamp, not when read.
+ip netns exec "$H" "$harness" -s 1 a=ha,02:00:00:98:00:01,10.98.0.1 \
+	b=hb,02:00:00:98:00:02,10.98.0.2 >"$work/harness.log" 2>&1 &
+hpid=$!
+for _ in $(seq 100); do grep -q '^ready' "$work/harness.log" && break; sleep 0.05; done
+ip netns exec "$A" ping -c 1 -W 1 -q 10.98.0.2 >/dev/null 2>&1
+ip netns exec "$A" ping -c 200 -i 0.01 -n 10.98.0.2 2>/dev/null |
+	sed -n 's/.*time=\([0-9.]*\) ms/\1/p' | sort -g |
+	awk '{v[NR] = $1} END {if (NR) printf "unimpaired link, ping RTT over %d pings: p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", NR, v[int((NR + 1) / 2)], v[int(NR * 0.99)], v[NR]}'
+kill -TERM "$hpid"; wait "$hpid"; hpid=
 bench SCHED_OTHER env
 if command -v chrt >/dev/null; then
 	# The sender and receiver get SCHED_FIFO too (below the bridge), so

@@ -157,7 +157,8 @@ static void print_counters(const struct bridge *b, const struct scenario *sc)
 	       "oversize=%llu pool_full=%llu link_errors=%llu rx_errors=%llu "
 	       "rx_dropped=%llu "
 	       "send_errors=%llu csum_completed=%llu capture_skipped=%llu "
-	       "capture_errors=%llu\n",
+	       "capture_errors=%llu ring_blocks=%llu ring_frames=%llu "
+	       "tx_batches=%llu\n",
 	       (unsigned long long)st.passthrough,
 	       (unsigned long long)st.malformed,
 	       (unsigned long long)st.unknown_dst,
@@ -169,7 +170,10 @@ static void print_counters(const struct bridge *b, const struct scenario *sc)
 	       (unsigned long long)st.send_errors,
 	       (unsigned long long)st.csum_completed,
 	       (unsigned long long)st.capture_skipped,
-	       (unsigned long long)st.capture_errors);
+	       (unsigned long long)st.capture_errors,
+	       (unsigned long long)st.ring_blocks,
+	       (unsigned long long)st.ring_frames,
+	       (unsigned long long)st.tx_batches);
 	fflush(stdout);
 }
 

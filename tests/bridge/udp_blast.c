@@ -14,9 +14,10 @@
  * usage: udp_blast send IP PORT RATE COUNT [SIZE]
  *        udp_blast recv PORT COUNT TIMEOUT_S DELAY_NS
  *        udp_blast timer PERIOD_NS COUNT
- *        udp_blast raw IFNAME DSTMAC ETHERTYPE HEXBYTES
+ *        udp_blast raw IFNAME DSTMAC ETHERTYPE HEXBYTES [LEN]
  * "raw" sends one hand-made Ethernet frame (source MAC = IFNAME's) so the
- * tests can offer the bridge malformed input.
+ * tests can offer the bridge malformed input; LEN zero-pads the frame to
+ * LEN bytes (up to 65549, a 65535-byte MTU) to offer oversized frames.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -237,10 +238,10 @@ static int do_timer(int64_t period, long count)
 }
 
 static int do_raw(const char *ifname, const char *dst, const char *type,
-		  const char *hex)
+		  const char *hex, size_t pad)
 {
 	struct sockaddr_ll sll = {.sll_family = AF_PACKET};
-	unsigned char f[1514];
+	static unsigned char f[65549];
 	unsigned m[6], t;
 	struct ifreq ifr;
 	size_t n = 14;
@@ -276,9 +277,13 @@ static int do_raw(const char *ifname, const char *dst, const char *type,
 	sll.sll_ifindex = (int)if_nametoindex(ifname);
 	sll.sll_halen = 6;
 	memcpy(sll.sll_addr, f, 6);
-	if (n < 60) { /* pad to the Ethernet minimum */
-		memset(f + n, 0, 60 - n);
-		n = 60;
+	if (pad < 60)
+		pad = 60; /* the Ethernet minimum */
+	if (pad > sizeof(f))
+		return 2;
+	if (n < pad) {
+		memset(f + n, 0, pad - n);
+		n = pad;
 	}
 	if (sendto(fd, f, n, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 		perror("udp_blast: sendto");
@@ -298,14 +303,15 @@ int main(int argc, char *argv[])
 	if (argc == 6 && strcmp(argv[1], "recv") == 0)
 		return do_recv(atoi(argv[2]), atol(argv[3]), atof(argv[4]),
 			       atoll(argv[5]));
-	if (argc == 6 && strcmp(argv[1], "raw") == 0)
-		return do_raw(argv[2], argv[3], argv[4], argv[5]);
+	if ((argc == 6 || argc == 7) && strcmp(argv[1], "raw") == 0)
+		return do_raw(argv[2], argv[3], argv[4], argv[5],
+			      argc == 7 ? (size_t)atol(argv[6]) : 0);
 	if (argc == 4 && strcmp(argv[1], "timer") == 0)
 		return do_timer(atoll(argv[2]), atol(argv[3]));
 	fprintf(stderr,
 		"usage: udp_blast send IP PORT RATE COUNT [SIZE]\n"
 		"       udp_blast recv PORT COUNT TIMEOUT_S DELAY_NS\n"
 		"       udp_blast timer PERIOD_NS COUNT\n"
-		"       udp_blast raw IFNAME DSTMAC ETHERTYPE HEXBYTES\n");
+		"       udp_blast raw IFNAME DSTMAC ETHERTYPE HEXBYTES [LEN]\n");
 	return 2;
 }

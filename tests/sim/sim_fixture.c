@@ -13,13 +13,20 @@
 
 #include "sim_fixture.h"
 
+static char tmpdir[64];
+
 const char *fx_tmpdir(void)
 {
-	static char dir[64];
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/reckon-sim-test.XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+	return tmpdir;
+}
 
-	snprintf(dir, sizeof(dir), "/tmp/reckon-sim-test.XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	return dir;
+void fx_cleanup(void)
+{
+	if (tmpdir[0])
+		fx_rmdir(tmpdir);
+	tmpdir[0] = '\0';
 }
 
 static int rm_one(const char *p, const struct stat *sb, int type,

@@ -15,6 +15,9 @@
 const char *fx_tmpdir(void);
 /* rm -r of the directory. */
 void fx_rmdir(const char *dir);
+/* rm -r of the last fx_tmpdir, if any: a suite's .fini, so a test that
+ * fails half-way leaves nothing behind. */
+void fx_cleanup(void);
 
 /* Write text to DIR/name.ini and load it; asserts success. */
 struct scenario *fx_load(const char *dir, const char *name, const char *text);

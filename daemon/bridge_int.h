@@ -1,0 +1,109 @@
+/*
+ * bridge_int.h: the userspace bridge's private state, shared by its four
+ * files and by nothing else: bridge.c (the API in bridge.h, links and
+ * their pcaps), bridge_rx.c (the TPACKET_V3 receive ring of each port),
+ * bridge_tx.c (injection, batched per port with sendmmsg) and bridge_due.c
+ * (the heap of links by due time and the timerfd that wakes the bridge).
+ */
+#ifndef RECKON_BRIDGE_INT_H
+#define RECKON_BRIDGE_INT_H
+
+#include <stdint.h>
+#include <sys/socket.h>
+#include <linux/virtio_net.h>
+
+#include "bridge.h"
+#include "capture.h"
+#include "frame.h"
+
+#define BR_TX_BATCH 64 /* frames per sendmmsg */
+
+struct bridge;
+
+/* One directed link i->j: its netem engine and its pcaps. */
+struct blink {
+	struct netem_link *nl;
+	unsigned src, dst;
+	int64_t next;	 /* netem_link_next_time, the heap key */
+	int64_t last_in; /* enqueue times never go backwards on a link */
+	int hpos;	 /* index in the heap, -1 when absent */
+	struct capture *before, *after;
+};
+
+/* Frames handed to one port's socket by the next sendmmsg. An entry with
+ * a link is a pool slot (cookie) the engine delivered; one without is a
+ * passthrough frame that still lives in a receive ring block. */
+struct btxq {
+	unsigned n;
+	struct mmsghdr msg[BR_TX_BATCH];
+	struct iovec iov[BR_TX_BATCH][2];
+	struct blink *link[BR_TX_BATCH];
+	uint64_t cookie[BR_TX_BATCH];
+};
+
+struct bport {
+	struct bridge *b;
+	unsigned idx;
+	int fd;
+	struct event *ev;
+	unsigned char mac[6];
+	uint8_t *ring;	 /* mmap'd TPACKET_V3 receive ring */
+	size_t ring_len; /* 0 when not mapped */
+	unsigned blk;	 /* next block to look at */
+	uint64_t kdrops; /* summed PACKET_STATISTICS drops */
+	struct btxq tx;
+};
+
+struct bridge {
+	struct event_base *base;
+	unsigned n;
+	struct bport *ports;
+	struct blink **links; /* n * n, [src * n + dst], lazily created */
+	char (*names)[SC_NAME_MAX];
+	uint64_t seed;
+	struct frame_pool *pool;
+
+	int tfd; /* CLOCK_MONOTONIC timerfd, absolute */
+	struct event *tev;
+	int64_t armed; /* INT64_MAX when disarmed */
+	struct blink **heap;
+	unsigned heap_n;
+
+	char *pcap_dir;
+	int cap_before, cap_after;
+	uint32_t snaplen;
+	uint64_t max_bytes;
+	int64_t rt_off; /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+
+	struct bridge_stats st;
+};
+
+/* bridge.c */
+int64_t br_mono_ns(void);
+struct blink *br_link_make(struct bridge *b, unsigned src, unsigned dst,
+			   const struct netem_spec *spec);
+void br_capture(struct bridge *b, struct capture *c, int64_t mono,
+		const uint8_t *buf, uint32_t len);
+
+/* bridge_rx.c: open port i (socket, ring, libevent read event); close
+ * releases what open got, also after a partial open. */
+int br_rx_open(struct bridge *b, unsigned i, const struct bridge_port *p);
+void br_rx_close(struct bport *pt);
+
+/* bridge_tx.c: queue a frame for port dst (vh: its virtio-net header);
+ * l and cookie name the pool slot of a delivery, l NULL a passthrough
+ * frame. Flushing sends what is queued and releases the slots. */
+void br_tx_queue(struct bridge *b, unsigned dst, struct blink *l,
+		 void *vh, uint8_t *buf, uint32_t len, uint64_t cookie);
+void br_tx_flush(struct bridge *b, unsigned port);
+void br_tx_flush_all(struct bridge *b);
+void br_tx_deliver(struct bridge *b, struct blink *l,
+		   const struct netem_pkt *p);
+
+/* bridge_due.c */
+void br_heap_update(struct bridge *b, struct blink *l);
+void br_timer_arm(struct bridge *b);
+void br_run_due(struct bridge *b);
+void br_on_timer(evutil_socket_t fd, short what, void *arg);
+
+#endif
