@@ -119,15 +119,7 @@ static int get_observer(const void *m, size_t i, struct role_metrics *out)
 
 static int get_relay(const void *m, size_t i, struct role_metrics *out)
 {
-	const struct role_relay *r = m;
-
-	memset(out, 0, sizeof(*out));
-	out->lane = (uint16_t)i;
-	out->received = r->verdicts[i].n[RECKON_ESPDU_OK];
-	out->bytes_received = r->bytes_in[i];
-	out->datagrams = r->forwarded[i] * r->n_dest;
-	out->bytes_sent = r->bytes_out[i];
-	return 0;
+	return agent_relay_metrics(m, i, out);
 }
 
 static void finish(struct shell *sh)

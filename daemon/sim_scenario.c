@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "plot.h"
 #include "results.h"
 #include "runner.h"
 #include "sim.h"
@@ -152,6 +153,8 @@ int sim_scenario(const struct scenario *sc, const struct run_opts *o,
 		log_warnx("%s/summary.csv: %s", dir, strerror(-err));
 		if (result == 0)
 			result = 1;
+	} else if ((err = plot_run(dir, sc->repetitions)) < 0) {
+		log_warnx("%s: plots: %s", dir, strerror(-err));
 	}
 	log_info("%s: %s; results in %s", sc->name,
 		 result == 0 ? "finished" : "FAILED", dir);

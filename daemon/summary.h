@@ -1,6 +1,6 @@
 /*
  * summary.h: the results of a run, aggregated. Every agent writes
- * metrics-HOST.csv into its repetition's directory (agents/metrics_io.c,
+ * metrics-HOST.csv into its repetition's directory (agents/io/metrics_io.c,
  * columns in docs/agents.md); summary_write reads them all and writes
  * summary.csv and summary.json into the run directory, one row per
  * predictor (with its parameters) and link condition: updates/s and

@@ -119,9 +119,16 @@ bench() {
 		best=$r
 		r=$((r * 2))
 	done
+	# CPU the bridge used (user + system, from /proc; `ip netns exec`
+	# and chrt exec it, so $hpid is the harness) over the whole mode.
+	local ticks
+	ticks=$(awk '{print $14 + $15}' "/proc/$hpid/stat")
 	kill -TERM "$hpid"; wait "$hpid"; hpid=
 	echo "bridge $mode: highest rate (10k/s doubling) with median p99 < 100 us and < 1% missing: $best pkts/s"
 	grep -E '^(link a->b|bridge) ' "$work/harness.log"
+	sed -n 's/^link a->b in=\([0-9]*\) .*/\1/p' "$work/harness.log" |
+		awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" \
+		'$1 > 0 {printf "bridge CPU: %.2f s for %d frames, %.2f us per frame\n", t / hz, $1, t / hz * 1e6 / $1}'
 }
 
 echo "bench_delay: $(nproc) CPUs, kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"

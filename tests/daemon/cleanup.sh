@@ -10,6 +10,10 @@
 need_root
 need_tool ip
 need_tool unshare
+# A private mount namespace keeps the test's /run/netns to itself. In a
+# chroot whose / is not a mount point that cannot be had; say so.
+unshare -m --propagation private true 2>/dev/null ||
+	skip "cannot make a private mount namespace here (a chroot whose / is not a mount point?)"
 
 unshare -n -m --propagation private bash -s "$reckond" <<'INNER' >"$tmp/err" 2>&1
 set -e
