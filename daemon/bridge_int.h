@@ -93,8 +93,8 @@ void br_rx_close(struct bport *pt);
 /* bridge_tx.c: queue a frame for port dst (vh: its virtio-net header);
  * l and cookie name the pool slot of a delivery, l NULL a passthrough
  * frame. Flushing sends what is queued and releases the slots. */
-void br_tx_queue(struct bridge *b, unsigned dst, struct blink *l,
-		 void *vh, uint8_t *buf, uint32_t len, uint64_t cookie);
+void br_tx_queue(struct bridge *b, unsigned dst, struct blink *l, void *vh,
+		 uint8_t *buf, uint32_t len, uint64_t cookie);
 void br_tx_flush(struct bridge *b, unsigned port);
 void br_tx_flush_all(struct bridge *b);
 void br_tx_deliver(struct bridge *b, struct blink *l,

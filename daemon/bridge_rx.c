@@ -22,20 +22,20 @@
 
 #include "bridge_int.h"
 
-#define RING_BLOCK	 (1u << 17) /* holds a 64 KiB GSO frame and headers */
-#define RING_FRAME	 2048u	    /* nominal; V3 packs frames by size */
-#define RING_BUDGET	 512u	    /* blocks over all ports (64 MiB) */
-#define RING_BLOCKS_MAX	 32u	    /* 4 MiB per port */
-#define RING_BLOCKS_MIN	 8u
-#define RING_TOV_MS	 1u /* a part-filled block is closed after 1 ms */
+#define RING_BLOCK	   (1u << 17) /* holds a 64 KiB GSO frame and headers */
+#define RING_FRAME	   2048u      /* nominal; V3 packs frames by size */
+#define RING_BUDGET	   512u	      /* blocks over all ports (64 MiB) */
+#define RING_BLOCKS_MAX	   32u	      /* 4 MiB per port */
+#define RING_BLOCKS_MIN	   8u
+#define RING_TOV_MS	   1u /* a part-filled block is closed after 1 ms */
 #define RX_BLOCKS_PER_WAKE 8u /* then let the other ports and timers run */
-#define SOCK_BUF	 (8 << 20)
+#define SOCK_BUF	   (8 << 20)
 
 static unsigned ring_blocks(const struct bridge *b)
 {
 	unsigned n = RING_BUDGET / b->n;
 
-	return n > RING_BLOCKS_MAX ? RING_BLOCKS_MAX
+	return n > RING_BLOCKS_MAX   ? RING_BLOCKS_MAX
 	       : n < RING_BLOCKS_MIN ? RING_BLOCKS_MIN
 				     : n;
 }
@@ -141,8 +141,8 @@ static void handle_frame(struct bridge *b, unsigned src,
  * when the frame reached the socket) mapped to CLOCK_MONOTONIC: when
  * Linux netem would have enqueued it. A stamp that is missing or
  * implausible (a clock step, older than 1 s) falls back to now. */
-static void rx_frame(struct bridge *b, struct bport *pt,
-		     struct tpacket3_hdr *h, const uint8_t *end, int64_t now)
+static void rx_frame(struct bridge *b, struct bport *pt, struct tpacket3_hdr *h,
+		     const uint8_t *end, int64_t now)
 {
 	const struct sockaddr_ll *sll =
 		(const void *)((uint8_t *)h + TPACKET_ALIGN(sizeof(*h)));

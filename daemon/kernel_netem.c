@@ -42,10 +42,7 @@
 
 extern char **environ;
 
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t len, const char *fmt, ...)
+void knetem_say(char *why, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -135,16 +132,16 @@ int knetem_talk(struct nl_sock *sk, struct nl_msg *msg, char *why, size_t len)
 		return -ENOMEM;
 	r = nl_send_auto(sk, msg);
 	if (r < 0) {
-		say(why, len, "netlink send: %s", nl_geterror(r));
+		knetem_say(why, len, "netlink send: %s", nl_geterror(r));
 		return r == -NLE_NOMEM ? -ENOMEM : -EIO;
 	}
 	r = nl_wait_for_ack(sk);
 	if (c.err) {
-		say(why, len, "%s", c.msg[0] ? c.msg : strerror(c.err));
+		knetem_say(why, len, "%s", c.msg[0] ? c.msg : strerror(c.err));
 		return -c.err;
 	}
 	if (r < 0) {
-		say(why, len, "netlink: %s", nl_geterror(r));
+		knetem_say(why, len, "netlink: %s", nl_geterror(r));
 		return -EIO;
 	}
 	return 0;
@@ -302,7 +299,7 @@ static int probe_reason(int err, const char *kmsg, char *why, size_t len)
 	struct kconfig k;
 
 	if (err != -ENOENT && err != -EOPNOTSUPP) {
-		say(why, len,
+		knetem_say(why, len,
 		    "cannot test for sch_netem (%s): the kernel backend needs "
 		    "root or CAP_SYS_ADMIN+CAP_NET_ADMIN; use backend = "
 		    "userspace",
@@ -312,7 +309,7 @@ static int probe_reason(int err, const char *kmsg, char *why, size_t len)
 	kconfig_read(&k);
 	switch (k.netem) {
 	case 'n':
-		say(why, len,
+		knetem_say(why, len,
 		    "this kernel has no sch_netem (CONFIG_NET_SCH_NETEM is "
 		    "not set, per %s): use backend = userspace",
 		    k.where);
@@ -320,7 +317,7 @@ static int probe_reason(int err, const char *kmsg, char *why, size_t len)
 	case 'm':
 		/* The kernel asks modprobe itself (request_module); when
 		 * that failed, say what is missing. */
-		say(why, len,
+		knetem_say(why, len,
 		    "sch_netem is a module (CONFIG_NET_SCH_NETEM=m) that the "
 		    "kernel could not load (%s%s): install the kernel's "
 		    "modules and 'modprobe sch_netem', or use backend = "
@@ -332,13 +329,13 @@ static int probe_reason(int err, const char *kmsg, char *why, size_t len)
 						   : "");
 		break;
 	case 'y':
-		say(why, len,
+		knetem_say(why, len,
 		    "the kernel refused a netem qdisc (%s) although "
 		    "CONFIG_NET_SCH_NETEM=y: use backend = userspace",
 		    kmsg[0] ? kmsg : strerror(-err));
 		break;
 	default:
-		say(why, len,
+		knetem_say(why, len,
 		    "this kernel has no sch_netem (adding a netem qdisc "
 		    "failed: %s; no kernel config was found to check "
 		    "CONFIG_NET_SCH_NETEM): use backend = userspace",
@@ -357,7 +354,7 @@ int knetem_probe(char *why, size_t len)
 	pid_t pid;
 
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		say(why, len, "cannot test for sch_netem: pipe: %s",
+		knetem_say(why, len, "cannot test for sch_netem: pipe: %s",
 		    strerror(errno));
 		return -errno;
 	}
@@ -366,7 +363,7 @@ int knetem_probe(char *why, size_t len)
 		st = errno;
 		close(pfd[0]);
 		close(pfd[1]);
-		say(why, len, "cannot test for sch_netem: fork: %s",
+		knetem_say(why, len, "cannot test for sch_netem: fork: %s",
 		    strerror(st));
 		return -st;
 	}
@@ -391,7 +388,7 @@ int knetem_probe(char *why, size_t len)
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (got != sizeof(r)) {
-		say(why, len,
+		knetem_say(why, len,
 		    "cannot test for sch_netem: the probe process "
 		    "died");
 		return -ECHILD;
@@ -455,7 +452,7 @@ int knetem_apply_reg(int ifindex, const uint32_t *dst_ip,
 	int err;
 
 	if (ifindex <= 0 || !dst_ip || !specs || !n || n > KNETEM_MAX_DST) {
-		say(why, len,
+		knetem_say(why, len,
 		    "kernel netem: bad arguments (%u destinations, "
 		    "1..%u allowed)",
 		    n, KNETEM_MAX_DST);
@@ -480,7 +477,7 @@ int knetem_apply_reg(int ifindex, const uint32_t *dst_ip,
 	}
 	err = knetem_sock_open(&sk);
 	if (err) {
-		say(why, len, "kernel netem: cannot open rtnetlink: %s",
+		knetem_say(why, len, "kernel netem: cannot open rtnetlink: %s",
 		    strerror(-err));
 		goto out;
 	}
@@ -495,7 +492,7 @@ int knetem_apply_reg(int ifindex, const uint32_t *dst_ip,
 	for (i = 0; i < n; i++) {
 		err = knetem_talk(sk, msgs[i], sub, sizeof(sub));
 		if (err) {
-			say(why, len, "netem leaf for destination %u: %s", i,
+			knetem_say(why, len, "netem leaf for destination %u: %s", i,
 			    sub);
 			(void)clear_sk(sk, ifindex);
 			break;
@@ -504,7 +501,7 @@ int knetem_apply_reg(int ifindex, const uint32_t *dst_ip,
 	nl_socket_free(sk);
 	goto out;
 bad_spec:
-	say(why, len, "destination %u: %s", i, sub);
+	knetem_say(why, len, "destination %u: %s", i, sub);
 out:
 	for (i = 0; i < built; i++)
 		nlmsg_free(msgs[i]);
@@ -530,7 +527,7 @@ int knetem_change_reg(int ifindex, unsigned dst_index,
 	int err;
 
 	if (ifindex <= 0 || !spec || dst_index >= KNETEM_MAX_DST) {
-		say(why, len, "kernel netem change: bad arguments");
+		knetem_say(why, len, "kernel netem change: bad arguments");
 		return -EINVAL;
 	}
 	/* Flags 0: change the existing leaf in place (no create), so queued
@@ -540,18 +537,18 @@ int knetem_change_reg(int ifindex, unsigned dst_index,
 			       KNETEM_MSG_CHANGE, spec, reg, &m, sub,
 			       sizeof(sub));
 	if (err) {
-		say(why, len, "destination %u: %s", dst_index, sub);
+		knetem_say(why, len, "destination %u: %s", dst_index, sub);
 		return err;
 	}
 	err = knetem_sock_open(&sk);
 	if (!err) {
 		err = knetem_talk(sk, m, sub, sizeof(sub));
 		if (err)
-			say(why, len, "netem change for destination %u: %s",
+			knetem_say(why, len, "netem change for destination %u: %s",
 			    dst_index, sub);
 		nl_socket_free(sk);
 	} else {
-		say(why, len, "kernel netem: cannot open rtnetlink: %s",
+		knetem_say(why, len, "kernel netem: cannot open rtnetlink: %s",
 		    strerror(-err));
 	}
 	nlmsg_free(m);

@@ -107,4 +107,9 @@ int knetem_msg_netem(int ifindex, uint32_t parent, uint32_t handle, int nlflags,
 		     const struct netem_dist_registry *reg, struct nl_msg **out,
 		     char *why, size_t len);
 
+/* Write a reason into why (when why and len are set): the one way the
+ * backend's files explain a failure. */
+void knetem_say(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

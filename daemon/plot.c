@@ -123,21 +123,6 @@ static int write_script(const char *dir, const char *name, const char *title,
 
 /* ---- CSV reading ---- */
 
-static size_t split_csv(char *line, char **f)
-{
-	size_t n = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	for (char *p = line;;) {
-		if (n == MAX_COLS)
-			return MAX_COLS + 1;
-		f[n++] = p;
-		p = strchr(p, ',');
-		if (!p)
-			return n;
-		*p++ = '\0';
-	}
-}
 
 static int col_of(char **hdr, size_t n, const char *name)
 {
@@ -190,7 +175,7 @@ static void read_metrics(const char *path, struct vec *s, unsigned *ns)
 		return;
 	if (getline(&line, &cap, in) <= 0 || (hdr = strdup(line)) == NULL)
 		goto out;
-	nh = split_csv(hdr, h);
+	nh = results_split_csv(hdr, h, MAX_COLS);
 	cr = col_of(h, nh, "role");
 	cp = col_of(h, nh, "predictor");
 	cq = col_of(h, nh, "params");
@@ -203,7 +188,7 @@ static void read_metrics(const char *path, struct vec *s, unsigned *ns)
 		double e, fr;
 		unsigned k;
 
-		if (split_csv(line, f) != nh || strcmp(f[cr], "observer"))
+		if (results_split_csv(line, f, MAX_COLS) != nh || strcmp(f[cr], "observer"))
 			continue;
 		e = strtod(f[ce], &end);
 		if (*end || !isfinite(e))
@@ -365,7 +350,7 @@ static int table_read(const char *path, struct table *t)
 				rc = -ENOMEM;
 				break;
 			}
-			t->nh = split_csv(t->hdr, t->h);
+			t->nh = results_split_csv(t->hdr, t->h, MAX_COLS);
 			if (t->nh > MAX_COLS) {
 				rc = -EINVAL;
 				break;
@@ -391,7 +376,7 @@ static int table_read(const char *path, struct table *t)
 			rc = -ENOMEM;
 			break;
 		}
-		if (split_csv(t->row[t->n], t->cell[t->n]) != t->nh) {
+		if (results_split_csv(t->row[t->n], t->cell[t->n], MAX_COLS) != t->nh) {
 			free(t->row[t->n]);
 			free(t->cell[t->n]);
 			continue; /* malformed row: not plotted */

@@ -29,23 +29,6 @@ static void __attribute__((noreturn)) usage(void)
 	exit(2);
 }
 
-static struct scenario *load_or_report(const char *path)
-{
-	struct sc_diag d = { 0 };
-	struct scenario *sc = NULL;
-	int rc = scenario_load(path, &sc, &d);
-
-	for (unsigned i = 0; i < d.n; i++)
-		fprintf(stderr, "%s\n", d.msg[i]);
-	sc_diag_free(&d);
-	if (rc < 0) {
-		if (rc != -EINVAL)
-			fprintf(stderr, "reckond: %s: %s\n", path, strerror(-rc));
-		return NULL;
-	}
-	return sc;
-}
-
 int main(int argc, char *argv[])
 {
 	struct run_opts o = { 0 };
@@ -68,7 +51,7 @@ int main(int argc, char *argv[])
 	if (check) {
 		if (argc != 1)
 			usage();
-		struct scenario *sc = load_or_report(argv[0]);
+		struct scenario *sc = scenario_load_report(argv[0], "reckond");
 		if (sc == NULL)
 			return 1;
 		if (o.verbose)
@@ -83,7 +66,7 @@ int main(int argc, char *argv[])
 	if (strcmp(argv[0], "run") == 0) {
 		if (argc != 2)
 			usage();
-		struct scenario *sc = load_or_report(argv[1]);
+		struct scenario *sc = scenario_load_report(argv[1], "reckond");
 		if (sc == NULL)
 			return 1;
 		int rc = sc->mode == SC_MODE_SIMULATE ?
@@ -95,7 +78,7 @@ int main(int argc, char *argv[])
 	if (strcmp(argv[0], "sim") == 0) {
 		if (argc != 2)
 			usage();
-		struct scenario *sc = load_or_report(argv[1]);
+		struct scenario *sc = scenario_load_report(argv[1], "reckond");
 		if (sc == NULL)
 			return 1;
 		int rc = sim_scenario(sc, &o, NULL, 0);

@@ -77,28 +77,24 @@ int results_mkdir_run(const char *parent, const char *name, char *out,
 	return -EEXIST;
 }
 
-/* Open dir/name.tmp for writing; results_commit renames it. */
-static FILE *open_tmp(const char *dir, const char *name, char *tmp,
-		      size_t tmplen)
+FILE *results_open_tmp(const char *path, char *tmp, size_t tmplen)
 {
-	if (results_path(tmp, tmplen, "%s/.%s.tmp", dir, name) < 0) {
+	if (results_path(tmp, tmplen, "%s.tmp", path) < 0) {
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
 	return fopen(tmp, "we");
 }
 
-static int commit(FILE *f, const char *tmp, const char *dir, const char *name)
+int results_commit(FILE *f, const char *tmp, const char *path)
 {
-	char path[PATH_MAX];
 	int bad = ferror(f);
 
 	if (fclose(f) != 0 || bad) {
 		unlink(tmp);
 		return -EIO;
 	}
-	if (results_path(path, sizeof(path), "%s/%s", dir, name) < 0 ||
-	    rename(tmp, path) < 0) {
+	if (rename(tmp, path) < 0) {
 		int err = -errno;
 
 		unlink(tmp);
@@ -107,10 +103,37 @@ static int commit(FILE *f, const char *tmp, const char *dir, const char *name)
 	return 0;
 }
 
+size_t results_split_csv(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	for (char *p = line;;) {
+		if (n == max)
+			return max + 1;
+		f[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			return n;
+		*p++ = '\0';
+	}
+}
+
+/* dir/name through a temporary file. */
+static FILE *open_tmp(const char *dir, const char *name, char *path,
+		      size_t plen, char *tmp, size_t tmplen)
+{
+	if (results_path(path, plen, "%s/%s", dir, name) < 0) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return results_open_tmp(path, tmp, tmplen);
+}
+
 int results_scenario(const char *dir, const struct scenario *sc)
 {
-	char tmp[PATH_MAX];
-	FILE *f = open_tmp(dir, "scenario.ini", tmp, sizeof(tmp));
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f = open_tmp(dir, "scenario.ini", path, sizeof(path), tmp, sizeof(tmp));
 	int err;
 
 	if (f == NULL)
@@ -121,7 +144,7 @@ int results_scenario(const char *dir, const struct scenario *sc)
 		unlink(tmp);
 		return err;
 	}
-	return commit(f, tmp, dir, "scenario.ini");
+	return results_commit(f, tmp, path);
 }
 
 static void csv_row(FILE *f, unsigned rep, const char *src, const char *dst,
@@ -154,14 +177,14 @@ static void json_row(FILE *f, const char *src, const char *dst,
 int results_counters(const char *dir, const struct scenario *sc, unsigned rep,
 		     uint64_t seed, const struct netem_counters *c)
 {
-	char tmp[PATH_MAX];
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	unsigned n = sc->nhosts, k = 0, total = n * (n - 1);
 	FILE *f;
 	int err;
 
 	/* Host names are [A-Za-z0-9_-] (scenario.c checks), so they need no
 	 * CSV quoting or JSON escaping. */
-	f = open_tmp(dir, "counters.csv", tmp, sizeof(tmp));
+	f = open_tmp(dir, "counters.csv", path, sizeof(path), tmp, sizeof(tmp));
 	if (f == NULL)
 		return -errno;
 	fprintf(f, "rep,src,dst,in,delivered,drop_loss,drop_limit,duplicated,"
@@ -171,11 +194,11 @@ int results_counters(const char *dir, const struct scenario *sc, unsigned rep,
 			if (i != j)
 				csv_row(f, rep, sc->hosts[i].name,
 					sc->hosts[j].name, &c[i * n + j]);
-	err = commit(f, tmp, dir, "counters.csv");
+	err = results_commit(f, tmp, path);
 	if (err < 0)
 		return err;
 
-	f = open_tmp(dir, "counters.json", tmp, sizeof(tmp));
+	f = open_tmp(dir, "counters.json", path, sizeof(path), tmp, sizeof(tmp));
 	if (f == NULL)
 		return -errno;
 	fprintf(f,
@@ -189,14 +212,14 @@ int results_counters(const char *dir, const struct scenario *sc, unsigned rep,
 					 sc->hosts[j].name, &c[i * n + j],
 					 ++k == total);
 	fprintf(f, "  ]\n}\n");
-	return commit(f, tmp, dir, "counters.json");
+	return results_commit(f, tmp, path);
 }
 
 int results_hosts(const char *dir, const struct scenario *sc, unsigned rep,
 		  const struct results_host *h)
 {
-	char tmp[PATH_MAX];
-	FILE *f = open_tmp(dir, "hosts.csv", tmp, sizeof(tmp));
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f = open_tmp(dir, "hosts.csv", path, sizeof(path), tmp, sizeof(tmp));
 
 	if (f == NULL)
 		return -errno;
@@ -205,7 +228,7 @@ int results_hosts(const char *dir, const struct scenario *sc, unsigned rep,
 		fprintf(f, "%u,%s,%s,%d,%d,%s\n", rep, sc->hosts[i].name,
 			sc->hosts[i].addr, (int)h[i].pid, h[i].status,
 			h[i].outcome);
-	return commit(f, tmp, dir, "hosts.csv");
+	return results_commit(f, tmp, path);
 }
 
 int results_tail(const char *path, unsigned lines, char *out, size_t outlen)

@@ -9,6 +9,7 @@
 #define RECKON_RESULTS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -23,6 +24,16 @@ int results_mkdir_run(const char *parent, const char *name, char *out,
 /* snprintf into a path buffer: 0, or -ENAMETOOLONG when it did not fit. */
 int results_path(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Atomic files: write into tmp (path with ".tmp" appended, a buffer of
+ * tmplen bytes), then results_commit renames it onto path, or removes it
+ * and returns -EIO / -errno when anything failed. */
+FILE *results_open_tmp(const char *path, char *tmp, size_t tmplen);
+int results_commit(FILE *f, const char *tmp, const char *path);
+
+/* Split a CSV line (no quoting) in place at commas, dropping the line
+ * end; returns the number of fields, or max + 1 when there are more. */
+size_t results_split_csv(char *line, char **f, size_t max);
 
 /* mkdir -p with mode 0755. */
 int results_mkdirs(const char *path);

@@ -174,6 +174,10 @@ int scenario_expand(const struct scenario *sc, const struct sc_host *h,
 		    const char *text, char *out, size_t outlen, char *err,
 		    size_t errlen);
 
+/* scenario_load for a command (scenario_report.c): diagnostics to
+ * stderr, other errors as "who: path: reason"; NULL on failure. */
+struct scenario *scenario_load_report(const char *path, const char *who);
+
 /* Index of a host by name, or -1. */
 int scenario_host(const struct scenario *sc, const char *name);
 

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "results.h"
 #include "summary.h"
 
 #define SUMMARY_MAX_OBS 64 /* a scenario holds at most 64 hosts */
@@ -478,26 +479,13 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* dir/name through a temporary file (results_open_tmp). */
 static FILE *open_tmp(const char *dir, const char *name, char *path,
 		      size_t plen, char *tmp, size_t tlen)
 {
-	if (snprintf(path, plen, "%s/%s", dir, name) >= (int)plen ||
-	    snprintf(tmp, tlen, "%s.tmp", path) >= (int)tlen)
+	if (results_path(path, plen, "%s/%s", dir, name) < 0)
 		return NULL;
-	return fopen(tmp, "w");
-}
-
-static int commit(FILE *f, const char *tmp, const char *path)
-{
-	int bad = ferror(f) != 0;
-
-	if (fclose(f))
-		bad = 1;
-	if (bad || rename(tmp, path)) {
-		unlink(tmp);
-		return -EIO;
-	}
-	return 0;
+	return results_open_tmp(path, tmp, tlen);
 }
 
 static int write_csv(const char *dir, const struct row_out *rows, size_t n)
@@ -521,7 +509,7 @@ static int write_csv(const char *dir, const struct row_out *rows, size_t n)
 		}
 		fputc('\n', f);
 	}
-	return commit(f, tmp, path);
+	return results_commit(f, tmp, path);
 }
 
 static int write_json(const char *dir, const struct row_out *rows, size_t n,
@@ -556,7 +544,7 @@ static int write_json(const char *dir, const struct row_out *rows, size_t n,
 		fputs("}", f);
 	}
 	fputs("\n  ]\n}\n", f);
-	return commit(f, tmp, path);
+	return results_commit(f, tmp, path);
 }
 
 static void cell(FILE *f, double m, double h, int prec)

@@ -48,18 +48,10 @@ static int usage(void)
 
 static struct scenario *load(const char *path)
 {
-	struct sc_diag d = {0};
-	struct scenario *sc = NULL;
-	int rc = scenario_load(path, &sc, &d);
+	struct scenario *sc = scenario_load_report(path, "reckond sweep");
 
-	for (unsigned i = 0; i < d.n; i++)
-		fprintf(stderr, "%s\n", d.msg[i]);
-	sc_diag_free(&d);
-	if (rc < 0) {
-		if (rc != -EINVAL)
-			log_warnx("sweep: %s: %s", path, strerror(-rc));
+	if (sc == NULL)
 		return NULL;
-	}
 	if (sc->sweep == NULL) {
 		log_warnx("sweep: %s has no [sweep] section (docs/sweeps.md)",
 			  path);

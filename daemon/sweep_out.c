@@ -52,26 +52,6 @@ int sweep_point_dir(const char *dir, uint64_t point, char *buf, size_t len)
 	return results_path(buf, len, "%s/points/p%06" PRIu64, dir, point);
 }
 
-/* Write to path.tmp and rename into place. */
-static FILE *open_tmp(const char *path, char *tmp, size_t len)
-{
-	if (results_path(tmp, len, "%s.tmp", path) < 0)
-		return NULL;
-	return fopen(tmp, "w");
-}
-
-static int commit(FILE *f, const char *tmp, const char *path)
-{
-	int bad = ferror(f) != 0;
-
-	if (fclose(f))
-		bad = 1;
-	if (bad || rename(tmp, path)) {
-		unlink(tmp);
-		return -EIO;
-	}
-	return 0;
-}
 
 int sweep_write_head(const char *dir, const struct scenario *sc, unsigned i,
 		     unsigned n)
@@ -87,7 +67,7 @@ int sweep_write_head(const char *dir, const struct scenario *sc, unsigned i,
 		return rc;
 	if ((rc = results_path(path, sizeof(path), "%s/grid.csv", dir)) < 0)
 		return rc;
-	if ((f = open_tmp(path, tmp, sizeof(tmp))) == NULL)
+	if ((f = results_open_tmp(path, tmp, sizeof(tmp))) == NULL)
 		return -errno;
 	fputs("point", f);
 	for (unsigned a = 0; a < sw->naxes; a++)
@@ -100,14 +80,14 @@ int sweep_write_head(const char *dir, const struct scenario *sc, unsigned i,
 			fprintf(f, ",%s", sw->axes[a].values[idx[a]]);
 		fputc('\n', f);
 	}
-	if ((rc = commit(f, tmp, path)) < 0)
+	if ((rc = results_commit(f, tmp, path)) < 0)
 		return rc;
 	if ((rc = results_path(path, sizeof(path), "%s/shard.txt", dir)) < 0)
 		return rc;
-	if ((f = open_tmp(path, tmp, sizeof(tmp))) == NULL)
+	if ((f = results_open_tmp(path, tmp, sizeof(tmp))) == NULL)
 		return -errno;
 	fprintf(f, "shard %u/%u\npoints %" PRIu64 "\n", i, n, np);
-	return commit(f, tmp, path);
+	return results_commit(f, tmp, path);
 }
 
 int sweep_point_rows(const char *point_dir, const char *run_dir,
@@ -130,7 +110,7 @@ int sweep_point_rows(const char *point_dir, const char *run_dir,
 		return -errno;
 	if ((rc = results_path(path, sizeof(path), "%s/rows.csv", point_dir)) <
 		    0 ||
-	    (out = open_tmp(path, tmp, sizeof(tmp))) == NULL) {
+	    (out = results_open_tmp(path, tmp, sizeof(tmp))) == NULL) {
 		fclose(in);
 		return rc < 0 ? rc : -errno;
 	}
@@ -160,28 +140,13 @@ int sweep_point_rows(const char *point_dir, const char *run_dir,
 		unlink(tmp);
 		return rc;
 	}
-	return commit(out, tmp, path);
+	return results_commit(out, tmp, path);
 }
 
 /* ---- assembling sweep.csv and sweep.json ---- */
 
 #define MAX_COLS 128
 
-static size_t split_csv(char *line, char **f)
-{
-	size_t n = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	for (char *p = line;;) {
-		if (n == MAX_COLS)
-			return MAX_COLS + 1;
-		f[n++] = p;
-		p = strchr(p, ',');
-		if (!p)
-			return n;
-		*p++ = '\0';
-	}
-}
 
 static void json_str(FILE *f, const char *s)
 {
@@ -241,7 +206,7 @@ static int grid_read(const char *dir, struct grid *g)
 				rc = -ENOMEM;
 				break;
 			}
-			g->ncol = split_csv(g->hdr, g->col);
+			g->ncol = results_split_csv(g->hdr, g->col, MAX_COLS);
 			if (g->ncol > MAX_COLS || strcmp(g->col[0], "point"))
 				rc = -EINVAL;
 			continue;
@@ -307,7 +272,7 @@ static int json_axes(FILE *f, const struct grid *g)
 				free(seen);
 				return -ENOMEM;
 			}
-			if (split_csv(copy, cells) == g->ncol) {
+			if (results_split_csv(copy, cells, MAX_COLS) == g->ncol) {
 				for (k = 0; k < ns; k++)
 					if (!strcmp(seen[k], cells[a]))
 						break;
@@ -388,8 +353,8 @@ int sweep_assemble(const char *dir, uint64_t npoints, uint64_t *missing)
 		    0 ||
 	    (rc = results_path(jpath, sizeof(jpath), "%s/sweep.json", dir)) < 0)
 		goto out;
-	csv = open_tmp(cpath, ctmp, sizeof(ctmp));
-	js = open_tmp(jpath, jtmp, sizeof(jtmp));
+	csv = results_open_tmp(cpath, ctmp, sizeof(ctmp));
+	js = results_open_tmp(jpath, jtmp, sizeof(jtmp));
 	if (csv == NULL || js == NULL) {
 		rc = -EIO;
 		goto out;
@@ -422,7 +387,7 @@ int sweep_assemble(const char *dir, uint64_t npoints, uint64_t *missing)
 						break;
 					}
 					fputs(line, csv);
-					nh = split_csv(hdr, hcol);
+					nh = results_split_csv(hdr, hcol, MAX_COLS);
 					if (nh > MAX_COLS || nh < g.ncol)
 						rc = -EINVAL;
 				} else {
@@ -430,7 +395,7 @@ int sweep_assemble(const char *dir, uint64_t npoints, uint64_t *missing)
 					char *c2[MAX_COLS + 1];
 
 					if (h2 == NULL ||
-					    split_csv(h2, c2) != nh)
+					    results_split_csv(h2, c2, MAX_COLS) != nh)
 						rc = -EINVAL;
 					else
 						for (size_t c = 0; c < nh; c++)
@@ -442,7 +407,7 @@ int sweep_assemble(const char *dir, uint64_t npoints, uint64_t *missing)
 				continue;
 			}
 			fputs(line, csv);
-			if (split_csv(line, v) != nh) {
+			if (results_split_csv(line, v, MAX_COLS) != nh) {
 				rc = -EINVAL;
 				break;
 			}
@@ -459,10 +424,10 @@ out:
 	free(hdr);
 	grid_free(&g);
 	if (rc == 0) {
-		rc = commit(csv, ctmp, cpath);
+		rc = results_commit(csv, ctmp, cpath);
 		csv = NULL;
 		if (rc == 0)
-			rc = commit(js, jtmp, jpath);
+			rc = results_commit(js, jtmp, jpath);
 		js = NULL;
 	}
 	if (csv) {

@@ -28,20 +28,6 @@
 /* Offset of the destination address in an IPv4 header. */
 #define IPV4_DADDR_OFF 16
 
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
-
 static int add_root(struct nl_sock *sk, int ifindex, char *why, size_t len)
 {
 	struct rtnl_qdisc *q;
@@ -63,13 +49,13 @@ static int add_root(struct nl_sock *sk, int ifindex, char *why, size_t len)
 						   &m);
 	rtnl_qdisc_put(q);
 	if (err < 0) {
-		say(why, len, "htb root: %s", nl_geterror(err));
+		knetem_say(why, len, "htb root: %s", nl_geterror(err));
 		return -ENOMEM;
 	}
 	err = knetem_talk(sk, m, sub, sizeof(sub));
 	nlmsg_free(m);
 	if (err)
-		say(why, len, "htb root qdisc: %s", sub);
+		knetem_say(why, len, "htb root qdisc: %s", sub);
 	return err;
 }
 
@@ -158,7 +144,7 @@ int knetem_tree_build_sk(struct nl_sock *sk, int ifindex,
 	int err;
 
 	if (ifindex <= 0 || !dst_ip || n > KNETEM_MAX_DST) {
-		say(why, len, "htb tree: bad arguments");
+		knetem_say(why, len, "htb tree: bad arguments");
 		return -EINVAL;
 	}
 	err = add_root(sk, ifindex, why, len);
@@ -167,7 +153,7 @@ int knetem_tree_build_sk(struct nl_sock *sk, int ifindex,
 	err = add_class(sk, ifindex, KNETEM_ROOT_HANDLE | KNETEM_DEFAULT_MINOR,
 			sub, sizeof(sub));
 	if (err) {
-		say(why, len, "htb default class 1:%x: %s",
+		knetem_say(why, len, "htb default class 1:%x: %s",
 		    KNETEM_DEFAULT_MINOR, sub);
 		return err;
 	}
@@ -175,7 +161,7 @@ int knetem_tree_build_sk(struct nl_sock *sk, int ifindex,
 		err = add_class(sk, ifindex, KNETEM_CLASSID(i), sub,
 				sizeof(sub));
 		if (err) {
-			say(why, len, "htb class 1:%x: %s",
+			knetem_say(why, len, "htb class 1:%x: %s",
 			    KNETEM_CLASSID(i) & 0xffffu, sub);
 			return err;
 		}
@@ -183,7 +169,7 @@ int knetem_tree_build_sk(struct nl_sock *sk, int ifindex,
 				 sizeof(sub));
 		if (err) {
 			inet_ntop(AF_INET, &dst_ip[i], ip, sizeof(ip));
-			say(why, len, "u32 filter for %s: %s", ip, sub);
+			knetem_say(why, len, "u32 filter for %s: %s", ip, sub);
 			return err;
 		}
 	}
@@ -198,13 +184,13 @@ int knetem_tree_build(int ifindex, const uint32_t *dst_ip, unsigned n,
 
 	err = knetem_sock_open(&sk);
 	if (err) {
-		say(why, len, "cannot open rtnetlink: %s", strerror(-err));
+		knetem_say(why, len, "cannot open rtnetlink: %s", strerror(-err));
 		return err;
 	}
 	/* Like knetem_apply: whatever root qdisc was there is replaced. */
 	err = knetem_clear(ifindex);
 	if (err)
-		say(why, len, "cannot remove the old root qdisc: %s",
+		knetem_say(why, len, "cannot remove the old root qdisc: %s",
 		    strerror(-err));
 	else
 		err = knetem_tree_build_sk(sk, ifindex, dst_ip, n, why, len);

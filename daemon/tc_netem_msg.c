@@ -32,20 +32,6 @@
  * on top (table_bytes). */
 #define KNETEM_MSG_BASE 1024u
 
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
-
 static uint32_t ns_to_ticks(int64_t ns)
 {
 	uint64_t t = (uint64_t)ns >> KNETEM_PSCHED_SHIFT;
@@ -90,18 +76,18 @@ static int put_table(struct nl_msg *m, int type, enum netem_dist d,
 			return -EMSGSIZE;
 		err = netem_dist_builtin(d, nla_data(a));
 		if (err)
-			say(why, len, "distribution %d: no built-in table", d);
+			knetem_say(why, len, "distribution %d: no built-in table", d);
 		return err;
 	case NETEM_DIST_CUSTOM:
 		ct = reg ? netem_dist_lookup(reg, name) : NULL;
 		if (!ct) {
-			say(why, len,
+			knetem_say(why, len,
 			    "distribution '%s': no such table was loaded",
 			    name);
 			return -ENOENT;
 		}
 		if (!ct->n || ct->n > NETEM_DIST_TABLE_MAX) {
-			say(why, len,
+			knetem_say(why, len,
 			    "distribution '%s': %u entries (kernel takes "
 			    "1..%d)",
 			    name, ct->n, NETEM_DIST_TABLE_MAX);
@@ -110,7 +96,7 @@ static int put_table(struct nl_msg *m, int type, enum netem_dist d,
 		return nla_put(m, type, (int)(ct->n * 2), ct->v) ? -EMSGSIZE
 								 : 0;
 	}
-	say(why, len, "distribution %d: unknown", d);
+	knetem_say(why, len, "distribution %d: unknown", d);
 	return -EINVAL;
 }
 
@@ -151,47 +137,47 @@ static int check_spec(const struct netem_spec *s, unsigned mode, char *why,
 		      size_t len)
 {
 	if (s->latency_ns < 0 || s->jitter_ns < 0) {
-		say(why, len, "delay: negative delay or jitter");
+		knetem_say(why, len, "delay: negative delay or jitter");
 		return -EINVAL;
 	}
 	/* tabledist() takes sigma as s32 ns (sch_netem.c): refuse what the
 	 * kernel would silently truncate. */
 	if (s->jitter_ns > INT32_MAX) {
-		say(why, len,
+		knetem_say(why, len,
 		    "delay: jitter %lld ns is over kernel netem's 32-bit "
 		    "limit (2.147 s)",
 		    (long long)s->jitter_ns);
 		return -ERANGE;
 	}
 	if (s->jitter_mode == NETEM_JITTER_FIFO) {
-		say(why, len,
+		knetem_say(why, len,
 		    "delay: 'jitter fifo' has no kernel netem equivalent: "
 		    "use backend = userspace");
 		return -EOPNOTSUPP;
 	}
 	if (s->loss_model < NETEM_LOSS_NONE ||
 	    s->loss_model > NETEM_LOSS_GEMODEL) {
-		say(why, len, "loss: unknown loss model %d", s->loss_model);
+		knetem_say(why, len, "loss: unknown loss model %d", s->loss_model);
 		return -EINVAL;
 	}
 	if (s->cell_size > INT32_MAX) {
-		say(why, len, "rate: cell size %u too large", s->cell_size);
+		knetem_say(why, len, "rate: cell size %u too large", s->cell_size);
 		return -ERANGE;
 	}
 	if (s->slot) {
 		if (s->slot_min_ns < 0 || s->slot_max_ns < s->slot_min_ns ||
 		    s->slot_dist_delay_ns < 0 || s->slot_dist_jitter_ns < 0) {
-			say(why, len, "slot: negative or inverted delays");
+			knetem_say(why, len, "slot: negative or inverted delays");
 			return -EINVAL;
 		}
 		if (s->slot_packets > INT32_MAX || s->slot_bytes > INT32_MAX) {
-			say(why, len, "slot: packets/bytes over 2^31-1");
+			knetem_say(why, len, "slot: packets/bytes over 2^31-1");
 			return -ERANGE;
 		}
 		if (s->slot_dist_jitter_ns > INT32_MAX ||
 		    ((mode & KNETEM_MSG_CHANGE) && !s->slot_use_dist &&
 		     (s->slot_max_ns - s->slot_min_ns) / 2 > INT32_MAX)) {
-			say(why, len,
+			knetem_say(why, len,
 			    "slot: spread over kernel netem's "
 			    "32-bit jitter limit (2.147 s)");
 			return -ERANGE;
@@ -362,7 +348,7 @@ static int put_options(struct nl_msg *m, const struct netem_spec *s,
 	opts->nla_len =
 		(uint16_t)((char *)nlmsg_tail(nlmsg_hdr(m)) - (char *)opts);
 	if ((char *)nlmsg_tail(nlmsg_hdr(m)) - (char *)opts > UINT16_MAX) {
-		say(why, len, "netem options exceed one netlink attribute");
+		knetem_say(why, len, "netem options exceed one netlink attribute");
 		return -EMSGSIZE;
 	}
 	return 0;
@@ -378,7 +364,7 @@ int knetem_msg_netem(int ifindex, uint32_t parent, uint32_t handle, int nlflags,
 	int err;
 
 	if (!spec || !out || ifindex <= 0) {
-		say(why, len, "netem message: bad arguments");
+		knetem_say(why, len, "netem message: bad arguments");
 		return -EINVAL;
 	}
 	err = check_spec(spec, mode, why, len);
@@ -409,7 +395,7 @@ int knetem_msg_netem(int ifindex, uint32_t parent, uint32_t handle, int nlflags,
 	return 0;
 fail:
 	if (err == -EMSGSIZE)
-		say(why, len, "netem message does not fit %zu bytes",
+		knetem_say(why, len, "netem message does not fit %zu bytes",
 		    msg_size(spec, mode, reg));
 	nlmsg_free(m);
 	return err;

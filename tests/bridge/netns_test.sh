@@ -3,10 +3,12 @@
 # builds three host namespaces whose veth peers sit in a hub namespace,
 # runs tests/bridge's bridge_harness (the real bridge: AF_PACKET, netem
 # engine, libevent timers, libpcap) in the hub, drives traffic with ping and
-# checks what came out: RTT under "delay 25ms" each way, loss counters
-# against ping's own count, ARP and broadcast passthrough, duplicate and
-# corrupt counters, and that the before/after pcaps open in tshark with the
-# counts the counters report. Needs root; exits 77 (skipped) otherwise.
+# checks what came out: RTT under "delay 25ms" each way, that frames were
+# read from the TPACKET_V3 ring, loss counters against ping's own count,
+# ARP and broadcast passthrough, duplicate and corrupt counters, malformed
+# and oversized frames counted, due frames leaving in sendmmsg batches, and
+# that the before/after pcaps open in tshark with the counts the counters
+# report. Needs root; exits 77 (skipped) otherwise.
 #
 #   ns A                        ns H (hub)                        ns B
 #  +-----------+       +---------------------------+       +-----------+

@@ -308,10 +308,10 @@ int main(int argc, char *argv[])
 			      argc == 7 ? (size_t)atol(argv[6]) : 0);
 	if (argc == 4 && strcmp(argv[1], "timer") == 0)
 		return do_timer(atoll(argv[2]), atol(argv[3]));
-	fprintf(stderr,
-		"usage: udp_blast send IP PORT RATE COUNT [SIZE]\n"
-		"       udp_blast recv PORT COUNT TIMEOUT_S DELAY_NS\n"
-		"       udp_blast timer PERIOD_NS COUNT\n"
-		"       udp_blast raw IFNAME DSTMAC ETHERTYPE HEXBYTES [LEN]\n");
+	fprintf(stderr, "usage: udp_blast send IP PORT RATE COUNT [SIZE]\n"
+			"       udp_blast recv PORT COUNT TIMEOUT_S DELAY_NS\n"
+			"       udp_blast timer PERIOD_NS COUNT\n"
+			"       udp_blast raw IFNAME DSTMAC ETHERTYPE HEXBYTES "
+			"[LEN]\n");
 	return 2;
 }
