@@ -19,25 +19,9 @@
 #include "predict/replay.h"
 #include "predict/stats.h"
 #include "world/trace.h"
+#include "json_out.h"
 
 #define MAX_KV 64
-
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
 
 static int usage(void)
 {
@@ -207,7 +191,7 @@ static int run_replay(const struct replay_set *set, const struct replay_opts *o,
 	predict_params_format(par, pstr, sizeof(pstr));
 	if (json) {
 		printf("{\n  \"trace\": ");
-		json_str(trace);
+		json_fputs_str(stdout, trace);
 		printf(",\n  \"predictor\": \"%s\",\n"
 		       "  \"params\": \"%s\",\n  \"latency_ns\": 0,\n"
 		       "  \"entities\": [",
@@ -314,7 +298,7 @@ static int run_experiment(const struct replay_set *set,
 	predict_params_format(led, b, sizeof(b));
 	if (json) {
 		printf("{\n  \"trace\": ");
-		json_str(trace);
+		json_fputs_str(stdout, trace);
 		printf(",\n  \"experiment\": \"led\",\n"
 		       "  \"seed\": %" PRIu64 ",\n  \"subjects\": %zu,\n"
 		       "  \"paths\": %zu,\n  \"dr_params\": \"%s\",\n"

@@ -25,6 +25,7 @@
 #include "world/trace_check.h"
 #include "world/trace_import.h"
 #include "world/trace_stats.h"
+#include "json_out.h"
 
 static int usage(void)
 {
@@ -481,23 +482,6 @@ static void print_dist(const char *name, const char *unit, const struct dist *d,
 		       d->max, unit);
 }
 
-/* Print s as a JSON string literal. */
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static int cmd_stats(int argc, char *argv[])
 {
 	static const struct option opts[] = {
@@ -570,9 +554,9 @@ static int cmd_stats(int argc, char *argv[])
 		char fight[32];
 
 		printf("{\n  \"trace\": ");
-		json_string(argv[optind]);
+		json_fputs_str(stdout, argv[optind]);
 		printf(", \"map\": ");
-		json_string(t.map);
+		json_fputs_str(stdout, t.map);
 		printf(", \"seed\": %" PRIu64 ", \"entities\": %zu, "
 		       "\"samples\": %zu, \"duration_s\": %.3f,\n",
 		       t.seed, st.entities, st.samples, st.duration_s);

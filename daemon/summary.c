@@ -23,6 +23,7 @@
 
 #include "results.h"
 #include "summary.h"
+#include "json_out.h"
 
 #define SUMMARY_MAX_OBS 64 /* a scenario holds at most 64 hosts */
 
@@ -463,22 +464,6 @@ static void json_num(FILE *f, double v)
 		fputs("null", f);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* dir/name through a temporary file (results_open_tmp). */
 static FILE *open_tmp(const char *dir, const char *name, char *path,
 		      size_t plen, char *tmp, size_t tlen)
@@ -528,11 +513,11 @@ static int write_json(const char *dir, const struct row_out *rows, size_t n,
 		repetitions, a->files, a->malformed);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%s\n    {\"predictor\": ", i ? "," : "");
-		json_str(f, rows[i].g->predictor);
+		json_fputs_str(f, rows[i].g->predictor);
 		fputs(", \"params\": ", f);
-		json_str(f, rows[i].g->params);
+		json_fputs_str(f, rows[i].g->params);
 		fputs(", \"condition\": ", f);
-		json_str(f, rows[i].g->condition);
+		json_fputs_str(f, rows[i].g->condition);
 		fprintf(f, ", \"repetitions\": %zu", rows[i].n);
 		for (int k = 0; k < F_N; k++) {
 			fprintf(f, ",\n     \"%s\": {\"mean\": ", fig_name[k]);

@@ -22,6 +22,7 @@
 #include "results.h"
 #include "scenario.h"
 #include "sweep_out.h"
+#include "json_out.h"
 
 int sweep_shard_parse(const char *s, unsigned *i, unsigned *n)
 {
@@ -148,22 +149,6 @@ int sweep_point_rows(const char *point_dir, const char *run_dir,
 #define MAX_COLS 128
 
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* A number as the summary wrote it, or null for an empty cell. */
 static void json_numtext(FILE *f, const char *s)
 {
@@ -262,7 +247,7 @@ static int json_axes(FILE *f, const struct grid *g)
 		if (seen == NULL)
 			return -ENOMEM;
 		fprintf(f, "%s\n    {\"key\": ", a > 1 ? "," : "");
-		json_str(f, g->col[a]);
+		json_fputs_str(f, g->col[a]);
 		fputs(", \"values\": [", f);
 		for (uint64_t p = 0; p < g->n; p++) {
 			char *copy = strdup(g->line[p]);
@@ -278,7 +263,7 @@ static int json_axes(FILE *f, const struct grid *g)
 						break;
 				if (k == ns) {
 					fputs(ns ? ", " : "", f);
-					json_str(f, cells[a]);
+					json_fputs_str(f, cells[a]);
 					seen[ns++] = strdup(cells[a]);
 				}
 			}
@@ -303,9 +288,9 @@ static void json_row(FILE *f, char **hdr, char **v, size_t n, size_t naxes,
 		first ? "" : ",", v[0], strtoull(v[0], NULL, 10));
 	for (size_t a = 1; a <= naxes; a++) {
 		fputs(a > 1 ? ", " : "", f);
-		json_str(f, hdr[a]);
+		json_fputs_str(f, hdr[a]);
 		fputs(": ", f);
-		json_str(f, v[a]);
+		json_fputs_str(f, v[a]);
 	}
 	fputs("}", f);
 	for (size_t c = naxes + 1; c < n; c++) {
@@ -314,11 +299,11 @@ static void json_row(FILE *f, char **hdr, char **v, size_t n, size_t naxes,
 		if (l > 5 && !strcmp(hdr[c] + l - 5, "_ci95"))
 			continue; /* printed with its mean */
 		fputs(", ", f);
-		json_str(f, hdr[c]);
+		json_fputs_str(f, hdr[c]);
 		fputs(": ", f);
 		if (!strcmp(hdr[c], "predictor") || !strcmp(hdr[c], "params") ||
 		    !strcmp(hdr[c], "condition")) {
-			json_str(f, v[c]);
+			json_fputs_str(f, v[c]);
 		} else if (c + 1 < n && !strncmp(hdr[c + 1], hdr[c], l) &&
 			   !strcmp(hdr[c + 1] + l, "_ci95")) {
 			fputs("{\"mean\": ", f);
