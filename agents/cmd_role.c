@@ -28,7 +28,6 @@ static int run_role(enum shell_role role, const char *name, int argc,
 	int64_t entry = shell_now_ns();
 	char err[512], warn[256];
 	struct role_truth tr;
-	struct trace t;
 	int rc;
 
 	agent_opts_init(&o, role, name);
@@ -49,16 +48,8 @@ static int run_role(enum shell_role role, const char *name, int argc,
 	}
 	if (role == SHELL_RELAY)
 		return shell_run(&o, NULL);
-	if (agent_trace_load(&o, &t, err, sizeof(err))) {
+	if (agent_truth_load(&o, &tr, err, sizeof(err))) {
 		fprintf(stderr, "reckon-agent: %s\n", err);
-		return 1;
-	}
-	rc = role_truth_build(&t, NULL, &tr);
-	trace_free(&t);
-	if (rc) {
-		fprintf(stderr,
-			"reckon-agent: the trace has no usable paths: %s\n",
-			strerror(-rc));
 		return 1;
 	}
 	rc = agent_truth_bind(&o, &tr, err, sizeof(err), warn, sizeof(warn));

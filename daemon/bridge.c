@@ -96,7 +96,7 @@ static void link_free(struct blink *l)
 	free(l);
 }
 
-static int64_t realtime_offset(void)
+int64_t br_rt_offset(void)
 {
 	int64_t m0 = br_mono_ns(), r = clock_ns(CLOCK_REALTIME),
 		m1 = br_mono_ns();
@@ -182,7 +182,7 @@ int bridge_new(struct event_base *base, const struct scenario *sc,
 	b->seed = seed;
 	b->tfd = -1;
 	b->armed = INT64_MAX;
-	b->rt_off = realtime_offset();
+	b->rt_off = br_rt_offset();
 	rc = bridge_setup(b, sc, ports, pcap_dir);
 	if (rc < 0) {
 		bridge_free(b);

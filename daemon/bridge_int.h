@@ -73,13 +73,15 @@ struct bridge {
 	int cap_before, cap_after;
 	uint32_t snaplen;
 	uint64_t max_bytes;
-	int64_t rt_off; /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
+	int64_t rt_off; /* CLOCK_REALTIME - CLOCK_MONOTONIC at start, ns:
+			 * the pcaps' one time base */
 
 	struct bridge_stats st;
 };
 
-/* bridge.c */
+/* bridge.c; br_rt_offset is CLOCK_REALTIME - CLOCK_MONOTONIC now, ns */
 int64_t br_mono_ns(void);
+int64_t br_rt_offset(void);
 struct blink *br_link_make(struct bridge *b, unsigned src, unsigned dst,
 			   const struct netem_spec *spec);
 void br_capture(struct bridge *b, struct capture *c, int64_t mono,

@@ -38,7 +38,7 @@
 enum { EV_END, EV_SCHED, EV_WAKE, EV_LINK };
 
 struct truth_slot {
-	char key[PATH_MAX + 64];
+	char key[2 * PATH_MAX + 128]; /* trace and training session */
 	struct role_truth tr;
 };
 
@@ -224,25 +224,15 @@ static const struct role_truth *truth_for(struct sim *s, struct sim_host *h,
 					  char *err, size_t errlen)
 {
 	struct truth_slot *t;
-	struct trace tc;
 	char key[sizeof(t->key)];
-	int rc;
 
 	sim_host_truth_key(h, key, sizeof(key));
 	for (unsigned k = 0; k < s->ntruth; k++)
 		if (!strcmp(s->truth[k].key, key))
 			return &s->truth[k].tr;
-	rc = agent_trace_load(&h->o, &tc, err, errlen);
-	if (rc)
-		return NULL;
 	t = &s->truth[s->ntruth];
-	rc = role_truth_build(&tc, NULL, &t->tr);
-	trace_free(&tc);
-	if (rc) {
-		snprintf(err, errlen, "the trace has no usable paths: %s",
-			 strerror(-rc));
+	if (agent_truth_load(&h->o, &t->tr, err, errlen))
 		return NULL;
-	}
 	snprintf(t->key, sizeof(t->key), "%s", key);
 	s->ntruth++;
 	return &t->tr;

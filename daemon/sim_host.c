@@ -84,15 +84,22 @@ void sim_host_truth_key(const struct sim_host *h, char *buf, size_t len)
 {
 	const struct shell_opts *o = &h->o;
 
+	int n;
+
 	if (o->role == SHELL_RELAY)
-		snprintf(buf, len, "%s", "");
+		n = snprintf(buf, len, "%s", "");
 	else if (o->trace_path)
-		snprintf(buf, len, "trace %s", o->trace_path);
+		n = snprintf(buf, len, "trace %s", o->trace_path);
 	else
-		snprintf(buf, len,
-			 "map %s bots %d duration %.17g seed %" PRIu64
-			 " tick %d",
-			 o->map, o->bots, o->duration_s, o->seed, o->tick_hz);
+		n = snprintf(buf, len,
+			     "map %s bots %d duration %.17g seed %" PRIu64
+			     " tick %d",
+			     o->map, o->bots, o->duration_s, o->seed,
+			     o->tick_hz);
+	/* the training session is part of the truth (led trend maps) */
+	if (n >= 0 && (size_t)n < len && o->role != SHELL_RELAY)
+		snprintf(buf + n, len - (size_t)n, " train %s %.17g",
+			 o->train_path ? o->train_path : "-", o->train_s);
 }
 
 int sim_host_start(struct sim_host *h, const struct role_truth *tr,

@@ -38,6 +38,10 @@ struct shell_opts {
 	double duration_s;
 	uint64_t seed;
 	int seed_set;
+	/* led trend maps from another session instead of this run's other
+	 * paths: a trace file, or train_s seconds generated in process */
+	const char *train_path;
+	double train_s;
 	/* predictors, one lane each */
 	struct predict_params lanes[ROLE_MAX_LANES];
 	const char *lane_spec[ROLE_MAX_LANES];
@@ -91,6 +95,12 @@ const char *agent_opts_usage(void);
 /* The trace of o: the file, or the bot simulation of --map (maps from
  * $RECKON_MAP_DIR, ./scenarios/maps, next to the program). 0 or -errno
  * with the reason in err. */
+/* The truth of a run: agent_trace_load, plus the training session of
+ * --trend-train / --trend-trace when given, into role_truth_build_trained.
+ * 0 or -errno with the reason in err. */
+int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
+		     char *err, size_t errlen);
+
 int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 		     size_t errlen);
 

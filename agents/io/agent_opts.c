@@ -22,6 +22,10 @@
 static const char usage_text[] =
 	"truth:   --trace FILE | --map NAME [--bots N] [--duration S] "
 	"[--seed S] [--tick-hz H]\n"
+	"trend:   --trend-train S | --trend-trace FILE   led trend maps from "
+	"S s of\n"
+	"         other play (seed derived from --seed) or from FILE, not "
+	"from this run\n"
 	"lanes:   --predictor NAME[:k=v,k=v] (repeat; lane L uses UDP "
 	"port --port + L)\n"
 	"network: --to ADDR[:PORT] (repeat; player: observers or the "
@@ -265,6 +269,8 @@ enum {
 	O_START,
 	O_REP,
 	O_COND,
+	O_TRAIN,
+	O_TRAIN_TRACE,
 };
 
 static const struct option opts[] = {
@@ -290,6 +296,8 @@ static const struct option opts[] = {
 	{"start-ns", required_argument, NULL, O_START},
 	{"rep", required_argument, NULL, O_REP},
 	{"condition", required_argument, NULL, O_COND},
+	{"trend-train", required_argument, NULL, O_TRAIN},
+	{"trend-trace", required_argument, NULL, O_TRAIN_TRACE},
 	{NULL, 0, NULL, 0},
 };
 
@@ -319,6 +327,13 @@ static int parse_one(struct parse_state *ps, int c, const char *arg)
 		return 0;
 	case O_MAP:
 		o->map = arg;
+		return 0;
+	case O_TRAIN:
+		if (parse_double(arg, 1, 86400, &o->train_s))
+			return bad(ps, "--trend-train (seconds)", arg);
+		return 0;
+	case O_TRAIN_TRACE:
+		o->train_path = arg;
 		return 0;
 	case O_BOTS:
 		if (parse_u64(arg, &v) || v < 1 || v > 64)

@@ -139,6 +139,53 @@ int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 	return 0;
 }
 
+/* The training session for --trend-train: another game on the same map,
+ * seeded from the run's seed with a fixed salt ("trend"), so every agent
+ * of a run (and the simulator) trains on the same play. */
+#define TRAIN_SEED_SALT 0x7472656e64ULL
+
+int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
+		     char *err, size_t errlen)
+{
+	struct trace t, train;
+	int have_train = 0, rc;
+
+	rc = agent_trace_load(o, &t, err, errlen);
+	if (rc)
+		return rc;
+	if (o->train_path || o->train_s > 0) {
+		struct shell_opts to = *o;
+
+		if (o->train_path) {
+			to.trace_path = o->train_path;
+		} else if (!o->map) {
+			trace_free(&t);
+			return say(err, errlen, -EINVAL,
+				   "--trend-train generates play on --map; "
+				   "with --trace use --trend-trace FILE");
+		} else {
+			to.trace_path = NULL;
+			to.duration_s = o->train_s;
+			to.seed = o->seed ^ TRAIN_SEED_SALT;
+		}
+		rc = agent_trace_load(&to, &train, err, errlen);
+		if (rc) {
+			trace_free(&t);
+			return rc;
+		}
+		have_train = 1;
+	}
+	rc = role_truth_build_trained(&t, have_train ? &train : NULL, NULL,
+				      out);
+	trace_free(&t);
+	if (have_train)
+		trace_free(&train);
+	if (rc)
+		return say(err, errlen, rc, "the trace has no usable paths: %s",
+			   strerror(-rc));
+	return 0;
+}
+
 int agent_truth_bind(struct shell_opts *o, const struct role_truth *tr,
 		     char *err, size_t errlen, char *warn, size_t warnlen)
 {

@@ -40,14 +40,18 @@ static int trend_copy(struct predict_trend *dst,
 	return 0;
 }
 
-/* Path i's trend: its team's map (or all teams'), minus the path. */
-static int path_trend(struct role_truth *tr, size_t i)
+/* Path i's trend: its team's map (or all teams'), from the training
+ * session when there is one (other play: nothing to leave out), else from
+ * this trace minus the path itself (Steele's leave-one-out). */
+static int path_trend(struct role_truth *tr, const struct replay_set *train,
+		      size_t i)
 {
 	const struct replay_path *p = &tr->set.path[i];
 	struct predict_trend team;
 	int err;
 
-	err = replay_trend_build(&tr->set, tr->opts.team_filter ? p->team : -1,
+	err = replay_trend_build(train ? train : &tr->set,
+				 tr->opts.team_filter ? p->team : -1,
 				 &tr->opts, &team);
 	if (err)
 		return err;
@@ -55,7 +59,7 @@ static int path_trend(struct role_truth *tr, size_t i)
 	predict_trend_free(&team);
 	if (err)
 		return err;
-	if (tr->opts.leave_one_out)
+	if (!train && tr->opts.leave_one_out)
 		err = replay_trend_path(&tr->trend[i], p, -1);
 	return err;
 }
@@ -63,20 +67,35 @@ static int path_trend(struct role_truth *tr, size_t i)
 int role_truth_build(const struct trace *t, const struct replay_opts *o,
 		     struct role_truth *out)
 {
+	return role_truth_build_trained(t, NULL, o, out);
+}
+
+int role_truth_build_trained(const struct trace *t, const struct trace *train,
+			     const struct replay_opts *o,
+			     struct role_truth *out)
+{
 	struct role_truth tr;
+	struct replay_set tset;
 	size_t built = 0;
 	int err;
 
-	if (!t || !out || t->n == 0 || t->tick_ns <= 0)
+	if (!t || !out || t->n == 0 || t->tick_ns <= 0 ||
+	    (train && (train->n == 0 || train->tick_ns <= 0)))
 		return -EINVAL;
 	memset(&tr, 0, sizeof(tr));
+	memset(&tset, 0, sizeof(tset));
 	if (o)
 		tr.opts = *o;
 	else
 		replay_opts_init(&tr.opts);
-	err = replay_set_build(t, &tr.opts, &tr.set);
-	if (err)
+	if (train && (err = replay_set_build(train, &tr.opts, &tset)))
 		return err;
+	err = replay_set_build(t, &tr.opts, &tr.set);
+	if (err) {
+		if (train)
+			replay_set_free(&tset);
+		return err;
+	}
 	tr.origin_ns = t->s[0].t_ns;
 	tr.tick_ns = t->tick_ns;
 	tr.end_ns = t->s[t->n - 1].t_ns - tr.origin_ns + t->tick_ns;
@@ -90,7 +109,7 @@ int role_truth_build(const struct trace *t, const struct replay_opts *o,
 	for (size_t i = 0; i < tr.set.n_paths; i++) {
 		struct predict_ctx *c = &tr.ctx[i];
 
-		err = path_trend(&tr, i);
+		err = path_trend(&tr, train ? &tset : NULL, i);
 		if (err)
 			goto fail;
 		built++;
@@ -105,9 +124,13 @@ int role_truth_build(const struct trace *t, const struct replay_opts *o,
 		    tr.entities[tr.n_entities - 1] != tr.set.path[i].entity)
 			tr.entities[tr.n_entities++] = tr.set.path[i].entity;
 	}
+	if (train)
+		replay_set_free(&tset);
 	*out = tr;
 	return 0;
 fail:
+	if (train)
+		replay_set_free(&tset);
 	for (size_t i = 0; i < built; i++)
 		predict_trend_free(&tr.trend[i]);
 	free(tr.trend);

@@ -35,6 +35,12 @@ struct role_truth {
  * -EINVAL for an empty trace or a bad tick, -ENOMEM. */
 int role_truth_build(const struct trace *t, const struct replay_opts *o,
 		     struct role_truth *out);
+/* The same, with led trend maps built from another session, train (its
+ * paths of each subject's team, all of them), instead of from t minus the
+ * subject's own path. train == NULL is role_truth_build. */
+int role_truth_build_trained(const struct trace *t, const struct trace *train,
+			     const struct replay_opts *o,
+			     struct role_truth *out);
 void role_truth_free(struct role_truth *tr);
 
 /* Relative time of sample k of path i. */

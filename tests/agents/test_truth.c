@@ -1,0 +1,102 @@
+/*
+ * test_truth.c: where led reckoning's trend maps come from in a run
+ * (agents/role/truth.c). Without a training session each path gets its
+ * team's map of this trace minus the path itself (leave-one-out); with one
+ * (--trend-train / --trend-trace) every path gets its team's map of the
+ * training session, whatever the run's own trace holds.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+#include "role/truth.h"
+#include "role_fixture.h"
+
+static int same_map(const struct predict_trend *a, const struct predict_trend *b)
+{
+	size_t cells = (size_t)a->nx * (size_t)a->ny;
+
+	return a->nx == b->nx && a->ny == b->ny && a->x0 == b->x0 &&
+	       a->y1 == b->y1 && a->samples == b->samples &&
+	       !memcmp(a->n, b->n, cells * sizeof(*a->n)) &&
+	       !memcmp(a->sx, b->sx, cells * sizeof(*a->sx)) &&
+	       !memcmp(a->sy, b->sy, cells * sizeof(*a->sy));
+}
+
+static void team_map(const struct trace *t, int team, struct predict_trend *m)
+{
+	struct replay_opts o;
+	struct replay_set s;
+
+	replay_opts_init(&o);
+	cr_assert_eq(replay_set_build(t, &o, &s), 0);
+	cr_assert_eq(replay_trend_build(&s, o.team_filter ? team : -1, &o, m),
+		     0);
+	replay_set_free(&s);
+}
+
+Test(truth, trained_maps_are_the_training_sessions_team_maps)
+{
+	struct trace run_a, run_b, train;
+	struct role_truth a, b;
+
+	fix_trace(&run_a, 4, 10);
+	fix_trace(&run_b, 3, 6);
+	fix_trace(&train, 6, 30);
+	cr_assert_eq(role_truth_build_trained(&run_a, &train, NULL, &a), 0);
+	cr_assert_eq(role_truth_build_trained(&run_b, &train, NULL, &b), 0);
+	cr_assert_gt(a.set.n_paths, 1);
+	for (size_t i = 0; i < a.set.n_paths; i++) {
+		struct predict_trend m;
+
+		team_map(&train, a.set.path[i].team, &m);
+		cr_assert_gt(m.samples, 0);
+		cr_assert(same_map(&a.trend[i], &m), "path %zu", i);
+		predict_trend_free(&m);
+	}
+	/* a different run trace gets the same maps for the same team */
+	for (size_t i = 0; i < b.set.n_paths; i++)
+		for (size_t j = 0; j < a.set.n_paths; j++)
+			if (b.set.path[i].team == a.set.path[j].team)
+				cr_assert(same_map(&b.trend[i], &a.trend[j]));
+	role_truth_free(&a);
+	role_truth_free(&b);
+	trace_free(&run_a);
+	trace_free(&run_b);
+	trace_free(&train);
+}
+
+Test(truth, untrained_maps_leave_the_path_out)
+{
+	struct trace run;
+	struct role_truth a, b;
+
+	fix_trace(&run, 4, 10);
+	cr_assert_eq(role_truth_build(&run, NULL, &a), 0);
+	cr_assert_eq(role_truth_build_trained(&run, NULL, NULL, &b), 0);
+	for (size_t i = 0; i < a.set.n_paths; i++) {
+		struct predict_trend m;
+
+		team_map(&run, a.set.path[i].team, &m);
+		/* the path's own moving samples are missing from its map */
+		cr_assert_lt(a.trend[i].samples, m.samples, "path %zu", i);
+		cr_assert(same_map(&a.trend[i], &b.trend[i]));
+		predict_trend_free(&m);
+	}
+	role_truth_free(&a);
+	role_truth_free(&b);
+	trace_free(&run);
+}
+
+Test(truth, an_empty_training_trace_is_refused)
+{
+	struct trace run, empty;
+	struct role_truth a;
+
+	fix_trace(&run, 2, 5);
+	trace_init(&empty);
+	empty.tick_ns = FIX_TICK;
+	cr_assert_eq(role_truth_build_trained(&run, &empty, NULL, &a), -EINVAL);
+	trace_free(&run);
+	trace_free(&empty);
+}
