@@ -138,11 +138,12 @@ static void handle_frame(struct bridge *b, unsigned src,
 
 /* One frame of a block: h is its tpacket3_hdr, end the block's end. The
  * arrival time is the ring's stamp (CLOCK_REALTIME, taken by the kernel
- * when the frame reached the socket) mapped to CLOCK_MONOTONIC: when
- * Linux netem would have enqueued it. A stamp that is missing or
+ * when the frame reached the socket) mapped to CLOCK_MONOTONIC with the
+ * offset rt read along with now, so a slewed wall clock does not drift
+ * it: when Linux netem would have enqueued the frame. A stamp that is
  * implausible (a clock step, older than 1 s) falls back to now. */
 static void rx_frame(struct bridge *b, struct bport *pt, struct tpacket3_hdr *h,
-		     const uint8_t *end, int64_t now)
+		     const uint8_t *end, int64_t now, int64_t rt)
 {
 	const struct sockaddr_ll *sll =
 		(const void *)((uint8_t *)h + TPACKET_ALIGN(sizeof(*h)));
@@ -162,7 +163,7 @@ static void rx_frame(struct bridge *b, struct bport *pt, struct tpacket3_hdr *h,
 		b->st.oversize++; /* cut by the ring, or over a pool slot */
 		return;
 	}
-	t = (int64_t)h->tp_sec * 1000000000 + h->tp_nsec - b->rt_off;
+	t = (int64_t)h->tp_sec * 1000000000 + h->tp_nsec - rt;
 	if (t > now || t <= now - 1000000000)
 		t = now;
 	handle_frame(b, pt->idx, (struct virtio_net_hdr *)buf - 1, buf,
@@ -183,11 +184,12 @@ static void on_rx(evutil_socket_t fd, short what, void *arg)
 		struct tpacket_block_desc *bd = (void *)blk;
 		struct tpacket_hdr_v1 *bh = &bd->hdr.bh1;
 		uint32_t off = bh->offset_to_first_pkt;
-		int64_t now;
+		int64_t now, rt;
 
 		if (!(__atomic_load_n(&bh->block_status, __ATOMIC_ACQUIRE) &
 		      TP_STATUS_USER))
 			break;
+		rt = br_rt_offset();
 		now = br_mono_ns();
 		for (uint32_t i = 0; i < bh->num_pkts; i++) {
 			struct tpacket3_hdr *h = (void *)(blk + off);
@@ -197,7 +199,7 @@ static void on_rx(evutil_socket_t fd, short what, void *arg)
 				b->st.rx_errors++;
 				break;
 			}
-			rx_frame(b, pt, h, blk + RING_BLOCK, now);
+			rx_frame(b, pt, h, blk + RING_BLOCK, now, rt);
 			if (h->tp_next_offset == 0)
 				break;
 			off += h->tp_next_offset;
