@@ -1,13 +1,17 @@
 /*
- * queue.h: the link's packet store, shaped like netem's tfifo: a ring
- * takes every packet whose time is not before the ring's tail (netem's
- * linear t_head/t_tail list, the common in-order case, O(1)), a binary
- * 4-ary min-heap of small keys ordered by (time_to_send, arrival
- * sequence), with the packets in a side pool, takes the rest
- * (netem's rb-tree), and the earlier of the two heads leaves first; equal
- * times leave in arrival order. A stack stands in for the head-inserted
- * reorder queue sch->q (pending reordered packets leave last-in first-out).
- * Storage is preallocated and grows by doubling only when outgrown.
+ * queue.h: the link's packet store, shaped like netem's tfifo and ordered
+ * by (time_to_send, arrival sequence): equal times leave in arrival order.
+ * A ring takes every packet whose time is not before the ring's tail
+ * (netem's linear t_head/t_tail list, the common in-order case, O(1)). The
+ * rest (netem's rb-tree) wait in a pool and are ordered by a radix heap
+ * (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms for the shortest
+ * path problem", JACM 37(2), 1990, section 3) keyed on the time: valid
+ * because a key is never below the last key the radix heap handed out
+ * (see queue.c for why, and for the 4-ary heap that takes the rare key
+ * that is). The earliest of the three heads leaves first. A stack stands
+ * in for the head-inserted reorder queue sch->q (pending reordered packets
+ * leave last-in first-out). Storage is preallocated and grows by doubling
+ * only when outgrown, in push; pop never allocates.
  */
 #ifndef RECKON_NETEM_QUEUE_H
 #define RECKON_NETEM_QUEUE_H
@@ -23,21 +27,46 @@ struct netem_qent {
 	struct netem_pkt pkt;
 };
 
-/* Heap key; the packet waits in pool[idx]. */
+/* Fallback heap key; the packet waits in pool[idx]. */
 struct netem_hkey {
 	int64_t tts;
 	uint64_t seq;
 	uint32_t idx;
 };
 
+/* Radix heap node for pool[i]: the time as an order-preserving unsigned
+ * key and the next node of its bucket's list. */
+struct netem_xnode {
+	uint64_t key;
+	uint32_t next;
+};
+
+#define NETEM_XBUCKETS 65 /* bucket b: highest bit differing from last is b-1 */
+
 struct netem_queue {
 	struct netem_qent *ring; /* capacity rcap, a power of two */
 	size_t rhead, rn, rcap;
-	struct netem_hkey *heap; /* 4-ary min-heap of n keys */
+
+	/* pool slots shared by the radix heap and the fallback heap */
 	struct netem_qent *pool; /* cap payload slots */
 	uint32_t *free_idx;	 /* cap - n free slots */
-	size_t n, cap;
-	int64_t max_tts; /* largest tts in the heap (valid when n > 0) */
+	size_t n, cap;		 /* n = xn + hn */
+	int64_t max_tts; /* largest tts in pool (valid when n > 0) */
+
+	/* radix heap: FIFO lists per bucket, linked through xnode */
+	struct netem_xnode *xnode; /* cap nodes, xnode[i] for pool[i] */
+	uint32_t xhead[NETEM_XBUCKETS], xtail[NETEM_XBUCKETS];
+	uint64_t xmask; /* bit b-1: bucket b (1..64) is not empty */
+	uint64_t xlast; /* key of the last entry popped from the radix heap */
+	uint32_t xmin;	/* pool slot of the radix minimum (valid when xn) */
+	int xminb;	/* its bucket */
+	size_t xn;
+
+	/* 4-ary min-heap of keys below xlast (negative delays, time going
+	 * backwards): rare */
+	struct netem_hkey *heap;
+	size_t hn;
+
 	struct netem_qent *stack; /* reorder queue; top = stack[sn-1] */
 	size_t sn, scap;
 };
@@ -45,10 +74,12 @@ struct netem_queue {
 int netem_queue_init(struct netem_queue *q, size_t cap);
 void netem_queue_free(struct netem_queue *q);
 int netem_queue_push(struct netem_queue *q, const struct netem_qent *e);
-/* Time of the next entry to leave (ring head or heap top); 0 when empty. */
+/* Time of the next entry to leave (ring head or pool minimum); 0 when
+ * empty. */
 int netem_queue_min(const struct netem_queue *q, int64_t *tts);
-/* Largest tts in ring and heap; 0 when both are empty. */
+/* Largest tts in ring and pool; 0 when both are empty. */
 int netem_queue_max_tts(const struct netem_queue *q, int64_t *t);
+/* Remove the next entry; the queue must not be empty (ring or pool). */
 void netem_queue_pop(struct netem_queue *q, struct netem_qent *out);
 int netem_queue_stack_push(struct netem_queue *q, const struct netem_qent *e);
 
