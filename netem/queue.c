@@ -1,13 +1,39 @@
 /*
- * queue.c: the ring, binary min-heap and reorder stack behind a netem link
- * (see queue.h). Keys compare by time_to_send, then by arrival sequence,
- * which reproduces tfifo's rule that a packet with an equal time goes after
- * the ones already queued.
+ * queue.c: the ring, radix heap, fallback heap and reorder stack behind a
+ * netem link (see queue.h). Entries compare by time_to_send, then by
+ * arrival sequence, which reproduces tfifo's rule that a packet with an
+ * equal time goes after the ones already queued.
+ *
+ * Radix heap (Ahuja et al. 1990, section 3). Times map to unsigned keys
+ * that keep their order; "last" is the key of the last entry the radix
+ * heap popped. Bucket b holds the keys whose highest bit differing from
+ * last is bit b-1 (bucket 0: keys equal to last). Popping the minimum m
+ * from bucket b > 0 sets last = m and spreads the rest of bucket b over
+ * the (empty) buckets below b; buckets above b stay right because m agrees
+ * with the old last on every bit above b-1. Each bucket is a FIFO list,
+ * pushes append and the spreading walks a list in order, so two entries
+ * with the same key always share a bucket and keep their arrival order:
+ * the first minimum in a list is the one that arrived first, which is the
+ * (tts, seq) rule without storing seq in the key.
+ *
+ * Why keys are not below last: link.c pops an entry only when its time is
+ * at or before the dequeue time, so last <= the latest dequeue time; a
+ * delayed packet is queued at now + delay with delay >= 0 (rate: at
+ * max(last tts, now + delay) + packet time; jitter fifo: never earlier than
+ * its own now + delay), so with calls in time order its key is >= last.
+ * Reordered packets go to the stack, not here; slots only hold packets
+ * back. Two things break it: a sampled delay below zero (jitter larger
+ * than the delay, e.g. "delay 2ms 4ms distribution normal") and a caller
+ * whose time goes backwards. Such keys go to a 4-ary min-heap of
+ * (tts, seq) keys instead; they are all below last, hence below every
+ * radix key, so that heap's top, when there is one, is the pool minimum.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "queue.h"
+
+#define NIL UINT32_MAX
 
 /* Written with & and | so the compiler can use conditional moves: the
  * heap's comparisons are unpredictable and branches cost more here. */
@@ -15,6 +41,44 @@ static inline int kbefore(const struct netem_hkey *a,
 			  const struct netem_hkey *b)
 {
 	return (a->tts < b->tts) | ((a->tts == b->tts) & (a->seq < b->seq));
+}
+
+/* Order-preserving map of a signed time to an unsigned key. */
+static inline uint64_t tkey(int64_t tts)
+{
+	return (uint64_t)tts ^ (1ULL << 63);
+}
+
+/* Number of significant bits of x (0 for 0). */
+static inline int bitlen(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return x ? 64 - __builtin_clzll(x) : 0;
+#else
+	int n = 0;
+
+	while (x) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+#endif
+}
+
+/* Index of the lowest set bit of x != 0. */
+static inline int lowbit(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return __builtin_ctzll(x);
+#else
+	int n = 0;
+
+	while (!(x & 1)) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+#endif
 }
 
 static int grow(struct netem_qent **v, size_t *cap)
@@ -32,15 +96,18 @@ static int grow(struct netem_qent **v, size_t *cap)
 	return 0;
 }
 
-/* Double heap keys, pool and free list together. */
-static int heap_grow(struct netem_queue *q)
+/* Double pool, radix nodes, fallback heap and free list together. Each
+ * array is replaced only once its copy exists, so a failure leaves the
+ * queue as it was (cap unchanged). */
+static int pool_grow(struct netem_queue *q)
 {
 	size_t ncap = q->cap * 2, i;
 	struct netem_hkey *h;
 	struct netem_qent *p;
+	struct netem_xnode *x;
 	uint32_t *f;
 
-	if (ncap > UINT32_MAX || ncap > SIZE_MAX / sizeof(*p))
+	if (ncap > NIL || ncap > SIZE_MAX / sizeof(*p))
 		return -ENOMEM;
 	h = realloc(q->heap, ncap * sizeof(*h));
 	if (!h)
@@ -50,11 +117,15 @@ static int heap_grow(struct netem_queue *q)
 	if (!p)
 		return -ENOMEM;
 	q->pool = p;
+	x = realloc(q->xnode, ncap * sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	q->xnode = x;
 	f = realloc(q->free_idx, ncap * sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	q->free_idx = f;
-	/* the heap is full: every old slot is taken, the new ones are free */
+	/* the pool is full: every old slot is taken, the new ones are free */
 	for (i = 0; i < ncap - q->cap; i++)
 		f[i] = (uint32_t)(ncap - 1 - i);
 	q->cap = ncap;
@@ -63,25 +134,35 @@ static int heap_grow(struct netem_queue *q)
 
 int netem_queue_init(struct netem_queue *q, size_t cap)
 {
-	size_t rcap = 64;
+	size_t rcap = 64, i;
 
 	while (rcap < cap)
 		rcap *= 2;
-	q->n = q->sn = q->rn = q->rhead = 0;
+	q->n = q->sn = q->rn = q->rhead = q->xn = q->hn = 0;
 	q->cap = rcap;
-	q->rcap = rcap; /* heap and ring start equal */
+	q->rcap = rcap; /* pool and ring start equal */
 	q->scap = 16;
 	q->max_tts = 0;
+	for (i = 0; i < NETEM_XPOS; i++)
+		q->xmask[i] = 0;
+	q->xpos = 0;
+	q->xlast = 0;
+	q->xmin = NIL;
+	q->xminb = 0;
+	for (i = 0; i < NETEM_XBUCKETS; i++)
+		q->xhead[i] = q->xtail[i] = NIL;
 	q->ring = malloc(q->rcap * sizeof(*q->ring));
 	q->heap = malloc(q->cap * sizeof(*q->heap));
 	q->pool = malloc(q->cap * sizeof(*q->pool));
+	q->xnode = malloc(q->cap * sizeof(*q->xnode));
 	q->free_idx = malloc(q->cap * sizeof(*q->free_idx));
 	q->stack = malloc(q->scap * sizeof(*q->stack));
-	if (!q->ring || !q->heap || !q->pool || !q->free_idx || !q->stack) {
+	if (!q->ring || !q->heap || !q->pool || !q->xnode || !q->free_idx ||
+	    !q->stack) {
 		netem_queue_free(q);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < q->cap; i++)
+	for (i = 0; i < q->cap; i++)
 		q->free_idx[i] = (uint32_t)(q->cap - 1 - i);
 	return 0;
 }
@@ -91,12 +172,15 @@ void netem_queue_free(struct netem_queue *q)
 	free(q->ring);
 	free(q->heap);
 	free(q->pool);
+	free(q->xnode);
 	free(q->free_idx);
 	free(q->stack);
 	q->ring = q->stack = q->pool = NULL;
 	q->heap = NULL;
+	q->xnode = NULL;
 	q->free_idx = NULL;
 	q->n = q->sn = q->rn = q->cap = q->scap = q->rcap = 0;
+	q->xn = q->hn = 0;
 }
 
 /* Double the ring, unwrapping it. */
@@ -119,102 +203,141 @@ static int ring_grow(struct netem_queue *q)
 	return 0;
 }
 
-static const struct netem_qent *ring_tail(const struct netem_queue *q)
+static inline const struct netem_qent *ring_tail(const struct netem_queue *q)
 {
 	return &q->ring[(q->rhead + q->rn - 1) & (q->rcap - 1)];
 }
 
-int netem_queue_push(struct netem_queue *q, const struct netem_qent *e)
+/* ---- radix heap ---- */
+
+/* Bucket of key >= last: 0 when equal, else 1 + 64 p + d with p the
+ * position of the highest differing 6-bit digit and d key's digit there. */
+static inline uint32_t x_bucket(uint64_t key, uint64_t last)
 {
-	size_t i;
+	uint64_t x = key ^ last;
+	uint32_t p;
 
-	/* tfifo_enqueue: not before the linear tail -> append */
-	if (q->rn == 0 || e->tts >= ring_tail(q)->tts) {
-		if (q->rn == q->rcap && ring_grow(q) < 0)
-			return -ENOMEM;
-		q->ring[(q->rhead + q->rn) & (q->rcap - 1)] = *e;
-		q->rn++;
+	if (!x)
 		return 0;
-	}
-	struct netem_hkey k;
+	/* (h * 43) >> 8 == h / 6 for every bit index h in 0..63 */
+	p = ((uint32_t)(bitlen(x) - 1) * 43) >> 8;
+	return 1 + p * 64 + (uint32_t)((key >> (NETEM_XDIGIT * p)) & 63);
+}
 
-	if (q->n == q->cap && heap_grow(q) < 0)
-		return -ENOMEM;
-	k.tts = e->tts;
-	k.seq = e->seq;
-	k.idx = q->free_idx[q->cap - q->n - 1];
-	q->pool[k.idx] = *e;
-	i = q->n++;
+static inline void x_append(struct netem_queue *q, uint32_t b, uint32_t s)
+{
+	q->xnode[s].next = NIL;
+	if (q->xhead[b] == NIL) {
+		q->xhead[b] = s;
+		if (b) {
+			uint32_t p = (b - 1) >> 6;
+
+			q->xmask[p] |= 1ULL << ((b - 1) & 63);
+			q->xpos |= 1U << p;
+		}
+	} else {
+		q->xnode[q->xtail[b]].next = s;
+	}
+	q->xtail[b] = s;
+}
+
+/* Point xmin at the minimum (xn > 0): the head of bucket 0 if any (keys
+ * equal to last, oldest first), else the first smallest key of the lowest
+ * non-empty bucket (buckets order as their keys: by position, then
+ * digit). */
+static void x_find_min(struct netem_queue *q)
+{
+	uint32_t s, m, b, p;
+	uint64_t mk;
+
+	if (q->xhead[0] != NIL) {
+		q->xmin = q->xhead[0];
+		q->xminb = 0;
+		return;
+	}
+	p = (uint32_t)lowbit(q->xpos);
+	b = 1 + p * 64 + (uint32_t)lowbit(q->xmask[p]);
+	m = q->xhead[b];
+	mk = q->xnode[m].key;
+	for (s = q->xnode[m].next; s != NIL; s = q->xnode[s].next)
+		if (q->xnode[s].key < mk) {
+			m = s;
+			mk = q->xnode[s].key;
+		}
+	q->xmin = m;
+	q->xminb = b;
+}
+
+/* key >= xlast. An equal key does not displace the minimum: it came later. */
+static void x_push(struct netem_queue *q, uint32_t s, uint64_t key)
+{
+	uint32_t b = x_bucket(key, q->xlast);
+
+	q->xnode[s].key = key;
+	x_append(q, b, s);
+	if (q->xn == 0 || key < q->xnode[q->xmin].key) {
+		q->xmin = s;
+		q->xminb = b;
+	}
+	q->xn++;
+}
+
+static uint32_t x_pop(struct netem_queue *q)
+{
+	uint32_t s = q->xmin, b = q->xminb, c, nx, p;
+
+	if (b == 0) {
+		/* keys equal to last: s is the head */
+		q->xhead[0] = q->xnode[s].next;
+	} else {
+		/* every bucket below b is empty: spread b over them */
+		c = q->xhead[b];
+		q->xlast = q->xnode[s].key;
+		q->xhead[b] = NIL;
+		p = (b - 1) >> 6;
+		q->xmask[p] &= ~(1ULL << ((b - 1) & 63));
+		if (!q->xmask[p])
+			q->xpos &= ~(1U << p);
+		for (; c != NIL; c = nx) {
+			nx = q->xnode[c].next;
+			if (c != s)
+				x_append(q, x_bucket(q->xnode[c].key, q->xlast),
+					 c);
+		}
+	}
+	if (--q->xn)
+		x_find_min(q);
+	return s;
+}
+
+/* ---- fallback 4-ary heap (keys below xlast) ---- */
+
+static void h_push(struct netem_queue *q, const struct netem_hkey *k)
+{
+	size_t i = q->hn++;
+
 	while (i > 0) {
 		size_t parent = (i - 1) / 4;
 
-		if (!kbefore(&k, &q->heap[parent]))
+		if (!kbefore(k, &q->heap[parent]))
 			break;
 		q->heap[i] = q->heap[parent];
 		i = parent;
 	}
-	q->heap[i] = k;
-	if (q->n == 1 || e->tts > q->max_tts)
-		q->max_tts = e->tts;
-	return 0;
+	q->heap[i] = *k;
 }
 
-int netem_queue_min(const struct netem_queue *q, int64_t *tts)
+static uint32_t h_pop(struct netem_queue *q)
 {
-	if (q->rn && (!q->n || !(q->heap[0].tts < q->ring[q->rhead].tts ||
-				 (q->heap[0].tts == q->ring[q->rhead].tts &&
-				  q->heap[0].seq < q->ring[q->rhead].seq)))) {
-		*tts = q->ring[q->rhead].tts;
-		return 1;
-	}
-	if (q->n) {
-		*tts = q->heap[0].tts;
-		return 1;
-	}
-	return 0;
-}
-
-int netem_queue_max_tts(const struct netem_queue *q, int64_t *t)
-{
-	int have = 0;
-
-	if (q->rn) {
-		*t = ring_tail(q)->tts;
-		have = 1;
-	}
-	if (q->n && (!have || q->max_tts > *t)) {
-		*t = q->max_tts;
-		have = 1;
-	}
-	return have;
-}
-
-/* Remove the next entry. From the heap: the removed entry is the
- * smallest, so if it held the maximum every remaining heap entry has that
- * same time and max_tts stays right. */
-void netem_queue_pop(struct netem_queue *q, struct netem_qent *out)
-{
+	uint32_t top = q->heap[0].idx;
 	struct netem_hkey last;
-	size_t i = 0, n;
+	size_t i = 0, n = --q->hn;
 
-	if (q->rn && (!q->n || !(q->heap[0].tts < q->ring[q->rhead].tts ||
-				 (q->heap[0].tts == q->ring[q->rhead].tts &&
-				  q->heap[0].seq < q->ring[q->rhead].seq)))) {
-		*out = q->ring[q->rhead];
-		q->rhead = (q->rhead + 1) & (q->rcap - 1);
-		q->rn--;
-		return;
-	}
-	*out = q->pool[q->heap[0].idx];
-	n = --q->n;
-	q->free_idx[q->cap - n - 1] = q->heap[0].idx;
 	if (n == 0)
-		return;
+		return top;
 	last = q->heap[n];
 	/* Floyd's bottom-up deletion: walk the hole down along the smallest
-	 * children to a leaf without comparing against "last" (which came
-	 * from the bottom and almost always belongs near it), then sift
-	 * "last" up from there. */
+	 * children to a leaf, then sift "last" up from there. */
 	for (;;) {
 		size_t c = 4 * i + 1, m = c, j, end = c + 4;
 
@@ -236,6 +359,108 @@ void netem_queue_pop(struct netem_queue *q, struct netem_qent *out)
 		i = parent;
 	}
 	q->heap[i] = last;
+	return top;
+}
+
+/* ---- the queue ---- */
+
+/* The pool's minimum entry (n > 0). */
+static inline const struct netem_qent *pool_min(const struct netem_queue *q)
+{
+	return &q->pool[q->hn ? q->heap[0].idx : q->xmin];
+}
+
+/* Does the ring head leave before the pool minimum? */
+static inline int ring_first(const struct netem_queue *q)
+{
+	const struct netem_qent *r, *p;
+
+	if (!q->rn)
+		return 0;
+	if (!q->n)
+		return 1;
+	r = &q->ring[q->rhead];
+	p = pool_min(q);
+	return !(p->tts < r->tts || (p->tts == r->tts && p->seq < r->seq));
+}
+
+int netem_queue_push(struct netem_queue *q, const struct netem_qent *e)
+{
+	uint64_t key = tkey(e->tts);
+	uint32_t idx;
+
+	/* tfifo_enqueue: not before the linear tail -> append */
+	if (q->rn == 0 || e->tts >= ring_tail(q)->tts) {
+		if (q->rn == q->rcap && ring_grow(q) < 0)
+			return -ENOMEM;
+		q->ring[(q->rhead + q->rn) & (q->rcap - 1)] = *e;
+		q->rn++;
+		return 0;
+	}
+	if (q->n == q->cap && pool_grow(q) < 0)
+		return -ENOMEM;
+	idx = q->free_idx[q->cap - q->n - 1];
+	q->pool[idx] = *e;
+	if (key >= q->xlast) {
+		x_push(q, idx, key);
+	} else {
+		struct netem_hkey k = { e->tts, e->seq, idx };
+
+		h_push(q, &k);
+	}
+	q->n++;
+	if (q->n == 1 || e->tts > q->max_tts)
+		q->max_tts = e->tts;
+	return 0;
+}
+
+int netem_queue_min(const struct netem_queue *q, int64_t *tts)
+{
+	if (ring_first(q)) {
+		*tts = q->ring[q->rhead].tts;
+		return 1;
+	}
+	if (q->n) {
+		*tts = pool_min(q)->tts;
+		return 1;
+	}
+	return 0;
+}
+
+int netem_queue_max_tts(const struct netem_queue *q, int64_t *t)
+{
+	int have = 0;
+
+	if (q->rn) {
+		*t = ring_tail(q)->tts;
+		have = 1;
+	}
+	if (q->n && (!have || q->max_tts > *t)) {
+		*t = q->max_tts;
+		have = 1;
+	}
+	return have;
+}
+
+/* Remove the next entry. From the pool: the removed entry is the pool's
+ * smallest, so if it held the maximum every remaining pool entry has that
+ * same time and max_tts stays right. */
+void netem_queue_pop(struct netem_queue *q, struct netem_qent *out)
+{
+	uint32_t idx;
+
+	if (ring_first(q)) {
+		*out = q->ring[q->rhead];
+		q->rhead = (q->rhead + 1) & (q->rcap - 1);
+		q->rn--;
+		return;
+	}
+	if (!q->n)
+		return;
+	idx = q->hn ? h_pop(q) : x_pop(q);
+	*out = q->pool[idx];
+	q->n--;
+	q->free_idx[q->cap - q->n - 1] = idx;
 }
 
 int netem_queue_stack_push(struct netem_queue *q, const struct netem_qent *e)

@@ -41,7 +41,12 @@ struct netem_xnode {
 	uint32_t next;
 };
 
-#define NETEM_XBUCKETS 65 /* bucket b: highest bit differing from last is b-1 */
+/* Radix heap buckets: keys are read in 6-bit digits (11 positions). Bucket
+ * 0 holds keys equal to last; bucket 1 + 64 p + d the keys whose highest
+ * digit differing from last is at position p and has value d. */
+#define NETEM_XDIGIT	6
+#define NETEM_XPOS	11
+#define NETEM_XBUCKETS (1 + NETEM_XPOS * 64)
 
 struct netem_queue {
 	struct netem_qent *ring; /* capacity rcap, a power of two */
@@ -56,10 +61,11 @@ struct netem_queue {
 	/* radix heap: FIFO lists per bucket, linked through xnode */
 	struct netem_xnode *xnode; /* cap nodes, xnode[i] for pool[i] */
 	uint32_t xhead[NETEM_XBUCKETS], xtail[NETEM_XBUCKETS];
-	uint64_t xmask; /* bit b-1: bucket b (1..64) is not empty */
+	uint64_t xmask[NETEM_XPOS]; /* bit d: bucket (p, d) is not empty */
+	uint32_t xpos;		    /* bit p: xmask[p] != 0 */
 	uint64_t xlast; /* key of the last entry popped from the radix heap */
 	uint32_t xmin;	/* pool slot of the radix minimum (valid when xn) */
-	int xminb;	/* its bucket */
+	uint32_t xminb; /* its bucket */
 	size_t xn;
 
 	/* 4-ary min-heap of keys below xlast (negative delays, time going

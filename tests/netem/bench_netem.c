@@ -61,23 +61,35 @@ static void bench(const char *label, const char *text, long n,
 	netem_link_free(l);
 }
 
+#define JL "delay 100ms 10ms distribution normal loss gemodel 1% 10% 70% 0.1%"
+
 int main(int argc, char *argv[])
 {
+	static const struct {
+		const char *label, *spec;
+		int64_t spacing_ns;
+	} cases[] = {
+		{ "delay only", "delay 100ms", 10000 },
+		{ "delay+normal jitter+gemodel", JL, 10000 },
+		{ "delay+normal jitter+gemodel", JL, 100000 },
+		{ "delay+normal jitter+gemodel", JL, 1000000 },
+		{ "full example spec",
+		  "delay 100ms 10ms 25% distribution normal loss gemodel 1% "
+		  "10% 70% 0.1% duplicate 1% corrupt 0.1% reorder 25% 50% gap "
+		  "5 rate 10mbit 20 limit 1000 slot 800us 1ms",
+		  10000 },
+	};
 	long n = argc > 1 ? atol(argv[1]) : 5000000;
+	/* optional second argument: run only that case (0-based), for
+	 * profiling one configuration */
+	int only = argc > 2 ? atoi(argv[2]) : -1;
+	size_t k;
 
 	if (n <= 0)
 		n = 5000000;
-	static const char *jl = "delay 100ms 10ms distribution normal loss "
-				"gemodel 1% 10% 70% 0.1%";
-
-	bench("delay only", "delay 100ms", n, 10000);
-	bench("delay+normal jitter+gemodel", jl, n, 10000);
-	bench("delay+normal jitter+gemodel", jl, n, 100000);
-	bench("delay+normal jitter+gemodel", jl, n, 1000000);
-	bench("full example spec",
-	      "delay 100ms 10ms 25% distribution normal loss gemodel 1% 10% "
-	      "70% 0.1% duplicate 1% corrupt 0.1% reorder 25% 50% gap 5 rate "
-	      "10mbit 20 limit 1000 slot 800us 1ms",
-	      n, 10000);
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		if (only < 0 || (size_t)only == k)
+			bench(cases[k].label, cases[k].spec, n,
+			      cases[k].spacing_ns);
 	return 0;
 }
