@@ -3,7 +3,8 @@
  * docs/bridge.md): building and freeing the bridge, its directed links
  * (one netem engine and up to two pcap files each, made up front for
  * links with a [link] section and on first use otherwise), live spec and
- * schedule changes, and the counters. Reading frames is bridge_rx.c's
+ * schedule changes, the choice of receive backend (pcap or ring), and
+ * the counters. Reading frames is bridge_pcap.c's or bridge_rx.c's
  * job, sending them bridge_tx.c's, and waking up when they are due
  * bridge_due.c's.
  */
@@ -23,6 +24,61 @@
 
 #define POOL_SMALL 16384
 #define POOL_LARGE 64
+
+/* The receive backend chosen by bridge_set_default_rx; -1 until then,
+ * when RECKON_BRIDGE_RX (or pcap) decides. */
+static int default_rx = -1;
+
+int bridge_rx_parse(const char *s, enum bridge_rx *out)
+{
+	if (s == NULL || out == NULL)
+		return -EINVAL;
+	if (strcmp(s, "pcap") == 0)
+		*out = BRIDGE_RX_PCAP;
+	else if (strcmp(s, "ring") == 0)
+		*out = BRIDGE_RX_RING;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *bridge_rx_name(enum bridge_rx rx)
+{
+	return rx == BRIDGE_RX_RING   ? "ring"
+	       : rx == BRIDGE_RX_PCAP ? "pcap"
+				      : "?";
+}
+
+int bridge_set_default_rx(enum bridge_rx rx)
+{
+	if (rx != BRIDGE_RX_PCAP && rx != BRIDGE_RX_RING)
+		return -EINVAL;
+	default_rx = (int)rx;
+	return 0;
+}
+
+int bridge_default_rx(enum bridge_rx *out)
+{
+	const char *env;
+
+	if (out == NULL)
+		return -EINVAL;
+	if (default_rx >= 0) {
+		*out = (enum bridge_rx)default_rx;
+		return 0;
+	}
+	env = getenv("RECKON_BRIDGE_RX");
+	if (env == NULL || *env == '\0') {
+		*out = BRIDGE_RX_PCAP;
+		return 0;
+	}
+	return bridge_rx_parse(env, out);
+}
+
+enum bridge_rx bridge_rx_of(const struct bridge *b)
+{
+	return b->rx;
+}
 
 static int64_t clock_ns(clockid_t id)
 {
@@ -150,9 +206,12 @@ static int bridge_setup(struct bridge *b, const struct scenario *sc,
 			   b);
 	if (b->tev == NULL || event_add(b->tev, NULL) < 0)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if ((rc = br_rx_open(b, i, &ports[i])) < 0)
+	for (i = 0; i < n; i++) {
+		rc = b->rx == BRIDGE_RX_RING ? br_rx_open(b, i, &ports[i])
+					     : br_pcap_open(b, i, &ports[i]);
+		if (rc < 0)
 			return rc;
+	}
 	return 0;
 }
 
@@ -160,12 +219,15 @@ int bridge_new(struct event_base *base, const struct scenario *sc,
 	       uint64_t seed, const struct bridge_port *ports, unsigned nports,
 	       const char *pcap_dir, struct bridge **out)
 {
+	enum bridge_rx rx;
 	struct bridge *b;
 	int rc;
 
 	if (base == NULL || sc == NULL || ports == NULL || out == NULL ||
 	    nports == 0 || nports != sc->nhosts || nports > SC_MAX_HOSTS)
 		return -EINVAL;
+	if ((rc = bridge_default_rx(&rx)) < 0)
+		return rc;
 	for (unsigned i = 0; i < nports; i++)
 		for (unsigned j = i + 1; j < nports; j++)
 			if (ports[i].ifindex == ports[j].ifindex ||
@@ -178,6 +240,7 @@ int bridge_new(struct event_base *base, const struct scenario *sc,
 	if (b == NULL)
 		return -ENOMEM;
 	b->base = base;
+	b->rx = rx;
 	b->n = nports;
 	b->seed = seed;
 	b->tfd = -1;
@@ -269,6 +332,10 @@ int bridge_stats(const struct bridge *b, struct bridge_stats *out)
 		struct tpacket_stats_v3 ps;
 		socklen_t len = sizeof(ps);
 
+		if (b->rx == BRIDGE_RX_PCAP) {
+			st.rx_dropped += br_pcap_drops(&b->ports[i]);
+			continue;
+		}
 		/* The kernel resets these on every read: keep the sum. */
 		if (getsockopt(b->ports[i].fd, SOL_PACKET, PACKET_STATISTICS,
 			       &ps, &len) == 0)

@@ -1,7 +1,8 @@
 /*
  * bridge.h: the userspace impairment bridge, reckon's default backend. It
  * reads every frame that a host sends out of its veth (on the hub-side
- * peer, through an AF_PACKET TPACKET_V3 ring), asks the directed link's
+ * peer, through libpcap in immediate mode or an AF_PACKET TPACKET_V3
+ * ring), asks the directed link's
  * netem engine for the frame's fate, and injects the surviving copies on
  * the destination's hub-side veth at their delivery times, from libevent
  * timers, in sendmmsg batches. ARP and other non-IP frames pass
@@ -65,6 +66,10 @@ struct bridge_stats {
 	uint64_t ring_frames;	  /* frames read from them, not counting
 				   * our own injections */
 	uint64_t tx_batches;	  /* sendmmsg calls (frames leave in batches) */
+	uint64_t pcap_frames;	  /* frames read through libpcap (rx pcap) */
+	uint64_t pcap_reads;	  /* pcap_dispatch calls that returned frames */
+	uint64_t tx_too_big;	  /* injections refused as too long
+				   * (EMSGSIZE; also in send_errors) */
 };
 int bridge_stats(const struct bridge *b, struct bridge_stats *out);
 
@@ -80,5 +85,30 @@ int bridge_flush(struct bridge *b);
 /* Flush pcap files and release everything. Frames still queued are
  * dropped and counted nowhere. */
 void bridge_free(struct bridge *b);
+
+/* How the bridge reads frames (docs/bridge.md, "Receive backends"):
+ * BRIDGE_RX_PCAP, the default, through libpcap in immediate mode (one
+ * wake-up per frame, for sub-millisecond clean links); BRIDGE_RX_RING
+ * through a TPACKET_V3 ring (blocks of frames, retired after 1 ms). */
+enum bridge_rx {
+	BRIDGE_RX_PCAP = 0,
+	BRIDGE_RX_RING = 1,
+};
+
+/* "pcap" or "ring" to the enum; -EINVAL for anything else. */
+int bridge_rx_parse(const char *s, enum bridge_rx *out);
+const char *bridge_rx_name(enum bridge_rx rx);
+
+/* Choose the backend of bridges built from now on in this process. Until
+ * it is called, bridge_new uses the environment variable RECKON_BRIDGE_RX
+ * (pcap|ring) when set, else pcap. -EINVAL for an unknown value. */
+int bridge_set_default_rx(enum bridge_rx rx);
+
+/* The backend bridge_new would use now; -EINVAL (and *out untouched) when
+ * RECKON_BRIDGE_RX holds something other than pcap or ring. */
+int bridge_default_rx(enum bridge_rx *out);
+
+/* The backend bridge b reads with. */
+enum bridge_rx bridge_rx_of(const struct bridge *b);
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * bridge_int.h: the userspace bridge's private state, shared by its four
+ * bridge_int.h: the userspace bridge's private state, shared by its five
  * files and by nothing else: bridge.c (the API in bridge.h, links and
- * their pcaps), bridge_rx.c (the TPACKET_V3 receive ring of each port),
+ * their pcaps), bridge_rx.c (frame classification and the TPACKET_V3
+ * receive ring of each port), bridge_pcap.c (the libpcap receive path),
  * bridge_tx.c (injection, batched per port with sendmmsg) and bridge_due.c
  * (the heap of links by due time and the timerfd that wakes the bridge).
  */
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include <linux/virtio_net.h>
+#include <pcap/pcap.h>
 
 #include "bridge.h"
 #include "capture.h"
@@ -51,11 +53,15 @@ struct bport {
 	size_t ring_len; /* 0 when not mapped */
 	unsigned blk;	 /* next block to look at */
 	uint64_t kdrops; /* summed PACKET_STATISTICS drops */
+	pcap_t *pc;	 /* rx pcap: the libpcap handle (NULL otherwise) */
+	uint32_t maxlen; /* longest frame the port can inject without GSO:
+			  * its MTU at open + Ethernet and VLAN headers */
 	struct btxq tx;
 };
 
 struct bridge {
 	struct event_base *base;
+	enum bridge_rx rx;
 	unsigned n;
 	struct bport *ports;
 	struct blink **links; /* n * n, [src * n + dst], lazily created */
@@ -91,6 +97,21 @@ void br_capture(struct bridge *b, struct capture *c, int64_t mono,
  * releases what open got, also after a partial open. */
 int br_rx_open(struct bridge *b, unsigned i, const struct bridge_port *p);
 void br_rx_close(struct bport *pt);
+/* bridge_rx.c: classify one received frame and send it on its way (vh:
+ * its virtio-net header, t: arrival, CLOCK_MONOTONIC). Passthrough frames
+ * are queued pointing at buf: flush before buf goes away. */
+void br_rx_frame(struct bridge *b, unsigned src, struct virtio_net_hdr *vh,
+		 uint8_t *buf, uint32_t len, int64_t t);
+/* bridge_rx.c: the injection socket of port i (AF_PACKET, virtio-net
+ * header, large send buffer) and its maxlen; proto 0 binds it for
+ * sending only. */
+int br_tx_socket(struct bridge *b, unsigned i, const struct bridge_port *p);
+
+/* bridge_pcap.c: open port i with a libpcap receive handle (and the
+ * injection socket); br_rx_close releases it. br_pcap_drops is the
+ * kernel's cumulative drop count of the handle. */
+int br_pcap_open(struct bridge *b, unsigned i, const struct bridge_port *p);
+uint64_t br_pcap_drops(struct bport *pt);
 
 /* bridge_tx.c: queue a frame for port dst (vh: its virtio-net header);
  * l and cookie name the pool slot of a delivery, l NULL a passthrough

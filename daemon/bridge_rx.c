@@ -1,5 +1,7 @@
 /*
- * bridge_rx.c: how the userspace bridge reads frames. Each port is an
+ * bridge_rx.c: how the userspace bridge reads frames with the `ring`
+ * backend, and what it does with a frame whichever backend read it
+ * (br_rx_frame; bridge_pcap.c is the `pcap` backend). Each port is an
  * AF_PACKET socket bound to the hub-side veth with a TPACKET_V3 receive
  * ring (PACKET_RX_RING, mmap'd) and a virtio-net header in front of each
  * frame (PACKET_VNET_HDR, which tpacket_rcv writes for every ring
@@ -18,6 +20,8 @@
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include "bridge_int.h"
@@ -86,11 +90,21 @@ static void impair(struct bridge *b, unsigned src, unsigned dst,
 	br_heap_update(b, l);
 }
 
+/* Whether port j can inject a frame of len bytes: a frame with a GSO
+ * header is segmented by the kernel; any other must fit the port's MTU. */
+static int fits(const struct bridge *b, unsigned j,
+		const struct virtio_net_hdr *vh, uint32_t len)
+{
+	return vh->gso_type != VIRTIO_NET_HDR_GSO_NONE ||
+	       len <= b->ports[j].maxlen;
+}
+
 /* Classify one frame and send it on its way: vh is its virtio-net
- * header, t its arrival time (CLOCK_MONOTONIC). Both live in the ring. */
-static void handle_frame(struct bridge *b, unsigned src,
-			 struct virtio_net_hdr *vh, uint8_t *buf, uint32_t len,
-			 int64_t t)
+ * header, t its arrival time (CLOCK_MONOTONIC). A frame too long for
+ * the destination's MTU (a GSO super-frame read without its header)
+ * counts oversize: the kernel would refuse it. */
+void br_rx_frame(struct bridge *b, unsigned src, struct virtio_net_hdr *vh,
+		 uint8_t *buf, uint32_t len, int64_t t)
 {
 	struct frame_info fi;
 	int dst;
@@ -115,15 +129,27 @@ static void handle_frame(struct bridge *b, unsigned src,
 		memset(vh, 0, sizeof(*vh));
 	}
 	if (fi.dst_class != FRAME_DST_UNICAST) {
+		int big = 0;
+
 		b->st.passthrough++;
-		for (unsigned j = 0; j < b->n; j++)
-			if (j != src)
+		for (unsigned j = 0; j < b->n; j++) {
+			if (j == src)
+				continue;
+			if (!fits(b, j, vh, len))
+				big = 1;
+			else
 				br_tx_queue(b, j, NULL, vh, buf, len, 0);
+		}
+		b->st.oversize += (uint64_t)big;
 		return;
 	}
 	dst = port_by_mac(b, buf);
 	if (dst < 0 || (unsigned)dst == src) {
 		b->st.unknown_dst++;
+		return;
+	}
+	if (!fits(b, (unsigned)dst, vh, len)) {
+		b->st.oversize++;
 		return;
 	}
 	if (!fi.is_ipv4) {
@@ -166,8 +192,8 @@ static void rx_frame(struct bridge *b, struct bport *pt, struct tpacket3_hdr *h,
 	t = (int64_t)h->tp_sec * 1000000000 + h->tp_nsec - rt;
 	if (t > now || t <= now - 1000000000)
 		t = now;
-	handle_frame(b, pt->idx, (struct virtio_net_hdr *)buf - 1, buf,
-		     h->tp_snaplen, t);
+	br_rx_frame(b, pt->idx, (struct virtio_net_hdr *)buf - 1, buf,
+		    h->tp_snaplen, t);
 }
 
 /* Walk the blocks the kernel has closed, in ring order. */
@@ -217,6 +243,48 @@ static void on_rx(evutil_socket_t fd, short what, void *arg)
 static int sockopt(int fd, int level, int name, const void *v, socklen_t len)
 {
 	return setsockopt(fd, level, name, v, len) < 0 ? -errno : 0;
+}
+
+/* The longest frame port p can inject without a GSO header: its MTU
+ * plus an Ethernet header and a VLAN tag, as packet_snd allows. */
+static int port_maxlen(int fd, const struct bridge_port *p, uint32_t *out)
+{
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	if (if_indextoname((unsigned)p->ifindex, ifr.ifr_name) == NULL)
+		return -errno;
+	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0)
+		return -errno;
+	*out = (uint32_t)ifr.ifr_mtu + ETH_HLEN + 4;
+	return 0;
+}
+
+int br_tx_socket(struct bridge *b, unsigned i, const struct bridge_port *p)
+{
+	struct bport *pt = &b->ports[i];
+	struct sockaddr_ll sll;
+	int one = 1, sz = SOCK_BUF, rc;
+
+	pt->b = b;
+	pt->idx = i;
+	memcpy(pt->mac, p->mac, 6);
+	/* Protocol 0: the socket is for sending and receives nothing. */
+	pt->fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (pt->fd < 0)
+		return -errno;
+	if ((rc = sockopt(pt->fd, SOL_PACKET, PACKET_VNET_HDR, &one,
+			  sizeof(one))) < 0)
+		return rc;
+	if (sockopt(pt->fd, SOL_SOCKET, SO_SNDBUFFORCE, &sz, sizeof(sz)) < 0)
+		(void)sockopt(pt->fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = 0;
+	sll.sll_ifindex = p->ifindex;
+	if (bind(pt->fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		return -errno;
+	return port_maxlen(pt->fd, p, &pt->maxlen);
 }
 
 int br_rx_open(struct bridge *b, unsigned i, const struct bridge_port *p)
@@ -269,6 +337,8 @@ int br_rx_open(struct bridge *b, unsigned i, const struct bridge_port *p)
 	sll.sll_ifindex = p->ifindex;
 	if (bind(pt->fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
 		return -errno;
+	if ((rc = port_maxlen(pt->fd, p, &pt->maxlen)) < 0)
+		return rc;
 	memset(&mr, 0, sizeof(mr));
 	mr.mr_ifindex = p->ifindex;
 	mr.mr_type = PACKET_MR_PROMISC;
@@ -286,6 +356,9 @@ void br_rx_close(struct bport *pt)
 	if (pt->ev)
 		event_free(pt->ev);
 	pt->ev = NULL;
+	if (pt->pc)
+		pcap_close(pt->pc);
+	pt->pc = NULL;
 	if (pt->ring_len)
 		munmap(pt->ring, pt->ring_len);
 	pt->ring_len = 0;

@@ -29,6 +29,8 @@ static void tx_send(struct bridge *b, struct bport *pt)
 			continue;
 		b->st.tx_batches++;
 		if (r <= 0) {
+			if (r < 0 && errno == EMSGSIZE)
+				b->st.tx_too_big++;
 			b->st.send_errors++;
 			off++;
 		} else {

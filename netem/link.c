@@ -409,15 +409,15 @@ static int enqueue_one(struct netem_link *l, int64_t now, uint32_t len,
 		       struct copy_res *orig, struct copy_res *dup)
 {
 	const struct netem_spec *s = &l->spec;
-	struct netem_qent e;
+	struct netem_qent *d;
 	int count = 1, rc;
+	/* the packet's fields stay in registers until its queue slot is
+	 * known, then go straight there (no struct copied through the stack) */
+	int32_t cbyte = -1;
+	uint8_t cbit = 0, flags = depth ? NETEM_PKT_DUP : 0;
+	uint64_t seq;
 
 	memset(orig, 0, sizeof(*orig));
-	memset(&e, 0, sizeof(e));
-	e.pkt.cookie = cookie;
-	e.pkt.len = len;
-	e.pkt.corrupt_byte = -1;
-	e.pkt.flags = depth ? NETEM_PKT_DUP : 0;
 
 	/* 1. duplicate */
 	if (s->duplicate && depth == 0 &&
@@ -429,7 +429,7 @@ static int enqueue_one(struct netem_link *l, int64_t now, uint32_t len,
 	if (loss_event(l)) {
 		if (s->ecn && ect) {
 			orig->ecn = 1;
-			e.pkt.flags |= NETEM_PKT_CE;
+			flags |= NETEM_PKT_CE;
 			l->ctr.ecn_marked++;
 		} else {
 			count--;
@@ -446,10 +446,8 @@ static int enqueue_one(struct netem_link *l, int64_t now, uint32_t len,
 		l->ctr.corrupted++;
 		orig->corrupted = 1;
 		if (len) {
-			e.pkt.corrupt_byte =
-				(int32_t)netem_rng_below(&l->r_cpos, len);
-			e.pkt.corrupt_bit =
-				(uint8_t)netem_rng_below(&l->r_cpos, 8);
+			cbyte = (int32_t)netem_rng_below(&l->r_cpos, len);
+			cbit = (uint8_t)netem_rng_below(&l->r_cpos, 8);
 		}
 	}
 	/* 4. limit: this packet and its pending duplicate */
@@ -467,10 +465,10 @@ static int enqueue_one(struct netem_link *l, int64_t now, uint32_t len,
 			return rc;
 	}
 	/* 6. reorder to the head, or delay */
-	e.seq = l->seq++;
+	seq = l->seq++;
 	if (s->gap == 0 || l->counter < s->gap - 1 ||
 	    s->reorder < netem_crandom(&l->c_reorder, &l->r_reorder)) {
-		int64_t delay = s->latency_ns, t0 = now, last;
+		int64_t delay = s->latency_ns, t0 = now, last, tts;
 
 		if (s->jitter_ns)
 			delay = netem_tabledist(
@@ -486,31 +484,43 @@ static int enqueue_one(struct netem_link *l, int64_t now, uint32_t len,
 			}
 			delay += packet_time_ns(s, len);
 		}
-		e.tts = t0 + delay;
+		tts = t0 + delay;
 		if (s->jitter_mode == NETEM_JITTER_FIFO) {
-			if (l->fifo_have && e.tts < l->fifo_last)
-				e.tts = l->fifo_last;
-			l->fifo_last = e.tts;
+			if (l->fifo_have && tts < l->fifo_last)
+				tts = l->fifo_last;
+			l->fifo_last = tts;
 			l->fifo_have = 1;
 		}
 		l->counter++;
+		d = netem_queue_push_slot(&l->q, tts, seq);
+		if (!d)
+			return -ENOMEM;
 		/* a negative sampled delay is due at once; the raw time
 		 * still orders the queue, as in tfifo */
-		e.pkt.time_ns = e.tts < now ? now : e.tts;
-		rc = netem_queue_push(&l->q, &e);
+		d->pkt.time_ns = tts < now ? now : tts;
 	} else {
+		struct netem_qent e;
+
+		memset(&e, 0, sizeof(e));
 		e.tts = now;
+		e.seq = seq;
 		e.pkt.time_ns = now;
-		e.pkt.flags |= NETEM_PKT_REORDERED;
+		flags |= NETEM_PKT_REORDERED;
 		l->counter = 0;
 		orig->reordered = 1;
 		l->ctr.reordered++;
 		rc = netem_queue_stack_push(&l->q, &e);
+		if (rc < 0)
+			return rc;
+		d = &l->q.stack[l->q.sn - 1];
 	}
-	if (rc < 0)
-		return rc;
+	d->pkt.cookie = cookie;
+	d->pkt.len = len;
+	d->pkt.corrupt_byte = cbyte;
+	d->pkt.corrupt_bit = cbit;
+	d->pkt.flags = flags;
 	orig->queued = 1;
-	orig->tts = e.pkt.time_ns;
+	orig->tts = d->pkt.time_ns;
 	return 0;
 }
 
@@ -554,8 +564,7 @@ int netem_link_enqueue_ecn(struct netem_link *l, int64_t now_ns, uint32_t len,
 			   uint64_t cookie, int ect, struct netem_verdict *v)
 {
 	struct copy_res o, d;
-	struct netem_verdict r;
-	int rc;
+	int rc, copies = 0;
 
 	if (!l || !v)
 		return -EINVAL;
@@ -566,17 +575,19 @@ int netem_link_enqueue_ecn(struct netem_link *l, int64_t now_ns, uint32_t len,
 		return rc;
 	l->ctr.in++;
 	l->ctr.bytes_in += len;
-	memset(&r, 0, sizeof(r));
-	if (o.queued)
-		r.time_ns[r.copies++] = o.tts;
-	if (d.queued)
-		r.time_ns[r.copies++] = d.tts;
-	r.drop = r.copies ? NETEM_PASS : o.drop;
-	r.corrupted = o.corrupted || d.corrupted;
-	r.reordered = o.reordered || d.reordered;
-	r.ecn_marked = o.ecn || d.ecn;
 	slot_check(l, now_ns);
-	*v = r;
+	/* field by field: a verdict assembled on the stack and copied out
+	 * whole stalls on store forwarding */
+	v->time_ns[0] = v->time_ns[1] = 0;
+	if (o.queued)
+		v->time_ns[copies++] = o.tts;
+	if (d.queued)
+		v->time_ns[copies++] = d.tts;
+	v->copies = copies;
+	v->drop = copies ? NETEM_PASS : o.drop;
+	v->corrupted = o.corrupted || d.corrupted;
+	v->reordered = o.reordered || d.reordered;
+	v->ecn_marked = o.ecn || d.ecn;
 	return 0;
 }
 

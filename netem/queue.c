@@ -27,6 +27,13 @@
  * whose time goes backwards. Such keys go to a 4-ary min-heap of
  * (tts, seq) keys instead; they are all below last, hence below every
  * radix key, so that heap's top, when there is one, is the pool minimum.
+ *
+ * netem_queue_max_tts (queue.h) is the ring's tail: the ring is empty only
+ * when the pool is, and its tail is the largest time queued. A pool entry
+ * is below the ring's tail when it arrives, the tail only grows while the
+ * ring holds anything, and the ring empties only by popping its tail,
+ * which leaves first only if nothing in the pool is earlier, i.e.
+ * (everything there being earlier) when the pool is empty.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -78,6 +85,17 @@ static inline int lowbit(uint64_t x)
 		n++;
 	}
 	return n;
+#endif
+}
+
+/* Ask for the cache line of a packet that will soon leave (a hint; no
+ * effect on behaviour). */
+static inline void prefetch(const void *p)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	__builtin_prefetch(p);
+#else
+	(void)p;
 #endif
 }
 
@@ -142,26 +160,30 @@ int netem_queue_init(struct netem_queue *q, size_t cap)
 	q->cap = rcap;
 	q->rcap = rcap; /* pool and ring start equal */
 	q->scap = 16;
-	q->max_tts = 0;
 	for (i = 0; i < NETEM_XPOS; i++)
 		q->xmask[i] = 0;
 	q->xpos = 0;
 	q->xlast = 0;
 	q->xmin = NIL;
 	q->xminb = 0;
-	for (i = 0; i < NETEM_XBUCKETS; i++)
-		q->xhead[i] = q->xtail[i] = NIL;
+	q->xminkey = 0;
+	/* the bucket heads live apart so that the link's hot fields stay
+	 * close together */
+	q->xhead = malloc(2 * NETEM_XBUCKETS * sizeof(*q->xhead));
+	q->xtail = q->xhead ? q->xhead + NETEM_XBUCKETS : NULL;
 	q->ring = malloc(q->rcap * sizeof(*q->ring));
 	q->heap = malloc(q->cap * sizeof(*q->heap));
 	q->pool = malloc(q->cap * sizeof(*q->pool));
 	q->xnode = malloc(q->cap * sizeof(*q->xnode));
 	q->free_idx = malloc(q->cap * sizeof(*q->free_idx));
 	q->stack = malloc(q->scap * sizeof(*q->stack));
-	if (!q->ring || !q->heap || !q->pool || !q->xnode || !q->free_idx ||
-	    !q->stack) {
+	if (!q->xhead || !q->ring || !q->heap || !q->pool || !q->xnode ||
+	    !q->free_idx || !q->stack) {
 		netem_queue_free(q);
 		return -ENOMEM;
 	}
+	for (i = 0; i < NETEM_XBUCKETS; i++)
+		q->xhead[i] = q->xtail[i] = NIL;
 	for (i = 0; i < q->cap; i++)
 		q->free_idx[i] = (uint32_t)(q->cap - 1 - i);
 	return 0;
@@ -173,11 +195,13 @@ void netem_queue_free(struct netem_queue *q)
 	free(q->heap);
 	free(q->pool);
 	free(q->xnode);
+	free(q->xhead);
 	free(q->free_idx);
 	free(q->stack);
 	q->ring = q->stack = q->pool = NULL;
 	q->heap = NULL;
 	q->xnode = NULL;
+	q->xhead = q->xtail = NULL;
 	q->free_idx = NULL;
 	q->n = q->sn = q->rn = q->cap = q->scap = q->rcap = 0;
 	q->xn = q->hn = 0;
@@ -201,11 +225,6 @@ static int ring_grow(struct netem_queue *q)
 	q->rhead = 0;
 	q->rcap = ncap;
 	return 0;
-}
-
-static inline const struct netem_qent *ring_tail(const struct netem_queue *q)
-{
-	return &q->ring[(q->rhead + q->rn - 1) & (q->rcap - 1)];
 }
 
 /* ---- radix heap ---- */
@@ -253,6 +272,7 @@ static void x_find_min(struct netem_queue *q)
 	if (q->xhead[0] != NIL) {
 		q->xmin = q->xhead[0];
 		q->xminb = 0;
+		q->xminkey = q->xlast;
 		return;
 	}
 	p = (uint32_t)lowbit(q->xpos);
@@ -266,6 +286,9 @@ static void x_find_min(struct netem_queue *q)
 		}
 	q->xmin = m;
 	q->xminb = b;
+	q->xminkey = mk;
+	/* the next pop copies it out: start loading it now */
+	prefetch(&q->pool[m]);
 }
 
 /* key >= xlast. An equal key does not displace the minimum: it came later. */
@@ -275,9 +298,10 @@ static void x_push(struct netem_queue *q, uint32_t s, uint64_t key)
 
 	q->xnode[s].key = key;
 	x_append(q, b, s);
-	if (q->xn == 0 || key < q->xnode[q->xmin].key) {
+	if (q->xn == 0 || key < q->xminkey) {
 		q->xmin = s;
 		q->xminb = b;
+		q->xminkey = key;
 	}
 	q->xn++;
 }
@@ -292,7 +316,7 @@ static uint32_t x_pop(struct netem_queue *q)
 	} else {
 		/* every bucket below b is empty: spread b over them */
 		c = q->xhead[b];
-		q->xlast = q->xnode[s].key;
+		q->xlast = q->xminkey;
 		q->xhead[b] = NIL;
 		p = (b - 1) >> 6;
 		q->xmask[p] &= ~(1ULL << ((b - 1) & 63));
@@ -364,92 +388,54 @@ static uint32_t h_pop(struct netem_queue *q)
 
 /* ---- the queue ---- */
 
-/* The pool's minimum entry (n > 0). */
-static inline const struct netem_qent *pool_min(const struct netem_queue *q)
+struct netem_qent *netem_queue_push_slot(struct netem_queue *q, int64_t tts,
+					 uint64_t seq)
 {
-	return &q->pool[q->hn ? q->heap[0].idx : q->xmin];
-}
+	uint64_t key = tkey(tts);
+	struct netem_qent *d;
+	uint32_t idx;
 
-/* Does the ring head leave before the pool minimum? */
-static inline int ring_first(const struct netem_queue *q)
-{
-	const struct netem_qent *r, *p;
+	/* tfifo_enqueue: not before the linear tail -> append */
+	if (q->rn == 0 || tts >= netem_queue_ring_tail(q)->tts) {
+		if (q->rn == q->rcap && ring_grow(q) < 0)
+			return NULL;
+		d = &q->ring[(q->rhead + q->rn) & (q->rcap - 1)];
+		q->rn++;
+	} else {
+		if (q->n == q->cap && pool_grow(q) < 0)
+			return NULL;
+		idx = q->free_idx[q->cap - q->n - 1];
+		d = &q->pool[idx];
+		if (key >= q->xlast) {
+			x_push(q, idx, key);
+		} else {
+			struct netem_hkey k = {tts, seq, idx};
 
-	if (!q->rn)
-		return 0;
-	if (!q->n)
-		return 1;
-	r = &q->ring[q->rhead];
-	p = pool_min(q);
-	return !(p->tts < r->tts || (p->tts == r->tts && p->seq < r->seq));
+			h_push(q, &k);
+		}
+		q->n++;
+	}
+	d->tts = tts;
+	d->seq = seq;
+	return d;
 }
 
 int netem_queue_push(struct netem_queue *q, const struct netem_qent *e)
 {
-	uint64_t key = tkey(e->tts);
-	uint32_t idx;
+	struct netem_qent *d = netem_queue_push_slot(q, e->tts, e->seq);
 
-	/* tfifo_enqueue: not before the linear tail -> append */
-	if (q->rn == 0 || e->tts >= ring_tail(q)->tts) {
-		if (q->rn == q->rcap && ring_grow(q) < 0)
-			return -ENOMEM;
-		q->ring[(q->rhead + q->rn) & (q->rcap - 1)] = *e;
-		q->rn++;
-		return 0;
-	}
-	if (q->n == q->cap && pool_grow(q) < 0)
+	if (!d)
 		return -ENOMEM;
-	idx = q->free_idx[q->cap - q->n - 1];
-	q->pool[idx] = *e;
-	if (key >= q->xlast) {
-		x_push(q, idx, key);
-	} else {
-		struct netem_hkey k = { e->tts, e->seq, idx };
-
-		h_push(q, &k);
-	}
-	q->n++;
-	if (q->n == 1 || e->tts > q->max_tts)
-		q->max_tts = e->tts;
+	d->pkt = e->pkt;
 	return 0;
 }
 
-int netem_queue_min(const struct netem_queue *q, int64_t *tts)
-{
-	if (ring_first(q)) {
-		*tts = q->ring[q->rhead].tts;
-		return 1;
-	}
-	if (q->n) {
-		*tts = pool_min(q)->tts;
-		return 1;
-	}
-	return 0;
-}
-
-int netem_queue_max_tts(const struct netem_queue *q, int64_t *t)
-{
-	int have = 0;
-
-	if (q->rn) {
-		*t = ring_tail(q)->tts;
-		have = 1;
-	}
-	if (q->n && (!have || q->max_tts > *t)) {
-		*t = q->max_tts;
-		have = 1;
-	}
-	return have;
-}
-
-/* Remove the next entry. From the pool: the removed entry is the pool's
- * smallest, so if it held the maximum every remaining pool entry has that
- * same time and max_tts stays right. */
+/* Remove the next entry. */
 void netem_queue_pop(struct netem_queue *q, struct netem_qent *out)
 {
 	uint32_t idx;
 
-	if (ring_first(q)) {
+	if (netem_queue_ring_first(q)) {
 		*out = q->ring[q->rhead];
 		q->rhead = (q->rhead + 1) & (q->rcap - 1);
 		q->rn--;

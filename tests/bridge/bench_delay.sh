@@ -10,10 +10,12 @@
 # runs the bridge twice, as a normal process and under SCHED_FIFO (chrt),
 # and first prints the platform's own timer floor (udp_blast timer) so the
 # figures can be read against what the machine allows, the ping RTT over
-# an unimpaired pair (the cost of the ring's 1 ms block retirement), and
-# after each mode the bridge's CPU time per forwarded frame. A benchmark: it
-# prints figures and never fails on them. Needs root; without it, says so
-# and exits 0.
+# an unimpaired pair (the ring backend's 1 ms block retirement shows
+# here), and after each mode the bridge's CPU time per forwarded frame.
+# The receive backend is RECKON_BRIDGE_RX (pcap, the default, or ring);
+# veth offloads are off on every end, as reckond sets them. A benchmark:
+# it prints figures and never fails on them. Needs root; without it, says
+# so and exits 0.
 #
 #   ns A (sender)        ns H (hub)                 ns B (receiver)
 #   a0 10.98.0.1 ====== ha  bridge_harness  hb ====== b0 10.98.0.2
@@ -31,6 +33,14 @@ fi
 for x in "$harness" "$blast"; do
 	[ -x "$x" ] || { echo "bench_delay: $x not built"; exit 1; }
 done
+
+command -v nsenter >/dev/null || { echo "bench_delay: skipped: no nsenter"; exit 0; }
+rx=${RECKON_BRIDGE_RX:-pcap}
+export RECKON_BRIDGE_RX=$rx
+# nsx NS CMD...: run CMD in network namespace NS (works in a chroot,
+# unlike ip netns exec). Background runs whose pid matters call nsenter
+# itself: it execs CMD, where a function would add a subshell.
+nsx() { local ns=$1; shift; nsenter --net=/run/netns/"$ns" "$@"; }
 
 p=rkd$$
 A=${p}a B=${p}b H=${p}h
@@ -51,12 +61,13 @@ for x in a b; do
 	ip netns add ${p}$x || exit 1
 	ip -n "$H" link add h$x type veth peer name ${x}0 netns ${p}$x
 	ip -n ${p}$x link set ${x}0 address 02:00:00:98:00:0$n
-	ip netns exec ${p}$x sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	nsx ${p}$x sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 	ip -n ${p}$x addr add 10.98.0.$n/24 dev ${x}0
 	ip -n ${p}$x link set ${x}0 up
 	ip -n "$H" link set h$x up
+	nsx ${p}$x "$harness" -x ${x}0 && nsx "$H" "$harness" -x h$x || exit 1
 done
-ip netns exec "$H" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+nsx "$H" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 
 DELAY_NS=10000000
 # run RATE SECONDS: prints "rate sent received p50 p99 max". $tools is
@@ -65,11 +76,11 @@ tools=
 run() {
 	local rate=$1 secs=$2 count out
 	count=$(awk -v r="$rate" -v s="$secs" 'BEGIN {printf "%d", r * s}')
-	ip netns exec "$B" $tools "$blast" recv 9000 "$count" $((secs + 2)) $DELAY_NS \
+	nsx "$B" $tools "$blast" recv 9000 "$count" $((secs + 2)) $DELAY_NS \
 		>"$work/recv" 2>&1 &
 	local rpid=$!
 	for _ in $(seq 100); do grep -q listening "$work/recv" && break; sleep 0.02; done
-	ip netns exec "$A" $tools "$blast" send 10.98.0.2 9000 "$rate" "$count" 64 >/dev/null
+	nsx "$A" $tools "$blast" send 10.98.0.2 9000 "$rate" "$count" 64 >/dev/null
 	wait $rpid
 	out=$(grep '^received=' "$work/recv")
 	echo "$rate $count $(echo "$out" | sed -n 's/received=\([0-9]*\).*/\1/p') \
@@ -85,13 +96,13 @@ bench() {
 	shift
 	# limit: tc's default 1000 packets would tail-drop above 100k/s at
 	# 10 ms (1000 in flight); this bench measures timing, not the limit.
-	ip netns exec "$H" "$@" "$harness" -s 1 -l "a:b:delay 10ms limit 100000" \
+	nsenter --net=/run/netns/"$H" "$@" "$harness" -s 1 -l "a:b:delay 10ms limit 100000" \
 		a=ha,02:00:00:98:00:01,10.98.0.1 b=hb,02:00:00:98:00:02,10.98.0.2 \
 		>"$work/harness.log" 2>&1 &
 	hpid=$!
 	for _ in $(seq 100); do grep -q '^ready' "$work/harness.log" && break; sleep 0.05; done
 	# Resolve ARP once so the first datagrams do not wait for it.
-	ip netns exec "$A" ping -c 1 -W 1 -q 10.98.0.2 >/dev/null 2>&1
+	nsx "$A" ping -c 1 -W 1 -q 10.98.0.2 >/dev/null 2>&1
 	echo
 	echo "bridge $mode: one-way delay error over 'delay 10ms' (64-byte UDP)"
 	row "pkts/s" "sent" "received" "p50 us" "p99 us" "max us"
@@ -121,7 +132,7 @@ bench() {
 		best=$r
 		r=$((r * 2))
 	done
-	# CPU the bridge used (user + system, from /proc; `ip netns exec`
+	# CPU the bridge used (user + system, from /proc; nsenter
 	# and chrt exec it, so $hpid is the harness) over the whole mode.
 	local ticks
 	ticks=$(awk '{print $14 + $15}' "/proc/$hpid/stat")
@@ -133,24 +144,25 @@ bench() {
 		'$1 > 0 {printf "bridge CPU: %.2f s for %d frames, %.2f us per frame\n", t / hz, $1, t / hz * 1e6 / $1}'
 }
 
-echo "bench_delay: $(nproc) CPUs, kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench_delay: receive backend $rx, $(nproc) CPUs, kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "platform floor, absolute timerfd + epoll every 100 us (no bridge):"
 echo "  SCHED_OTHER: $("$blast" timer 100000 5000)"
 if command -v chrt >/dev/null; then
 	echo "  SCHED_FIFO:  $(chrt -f 20 "$blast" timer 100000 5000)"
 fi
-# The cost of reading through a TPACKET_V3 ring: a block reaches the
-# bridge when it fills or after its 1 ms retire timeout, so an unimpaired
-# link (delay 0) adds up to that to each direction. Delayed links do not
-# see it: frames enter netem at their ring timestamp, not when read.
-ip netns exec "$H" "$harness" -s 1 a=ha,02:00:00:98:00:01,10.98.0.1 \
+# The cost of reading through a TPACKET_V3 ring (rx ring): a block
+# reaches the bridge when it fills or after its 1 ms retire timeout, so an
+# unimpaired link (delay 0) adds up to that to each direction; rx pcap
+# (immediate mode) reads each frame at once. Delayed links do not see it:
+# frames enter netem at their kernel timestamp, not when read.
+nsenter --net=/run/netns/"$H" "$harness" -s 1 a=ha,02:00:00:98:00:01,10.98.0.1 \
 	b=hb,02:00:00:98:00:02,10.98.0.2 >"$work/harness.log" 2>&1 &
 hpid=$!
 for _ in $(seq 100); do grep -q '^ready' "$work/harness.log" && break; sleep 0.05; done
-ip netns exec "$A" ping -c 1 -W 1 -q 10.98.0.2 >/dev/null 2>&1
-ip netns exec "$A" ping -c 200 -i 0.01 -n 10.98.0.2 2>/dev/null |
+nsx "$A" ping -c 1 -W 1 -q 10.98.0.2 >/dev/null 2>&1
+nsx "$A" ping -c 200 -i 0.01 -n 10.98.0.2 2>/dev/null |
 	sed -n 's/.*time=\([0-9.]*\) ms/\1/p' | sort -g |
-	awk '{v[NR] = $1} END {if (NR) printf "unimpaired link, ping RTT over %d pings: p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", NR, v[int((NR + 1) / 2)], v[int(NR * 0.99)], v[NR]}'
+	awk '{v[NR] = $1} END {if (NR) printf "unimpaired link ('"$rx"'), ping RTT over %d pings: p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", NR, v[int((NR + 1) / 2)], v[int(NR * 0.99)], v[NR]}'
 kill -TERM "$hpid"; wait "$hpid"; hpid=
 bench SCHED_OTHER env
 if command -v chrt >/dev/null; then

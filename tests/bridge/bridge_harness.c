@@ -3,14 +3,18 @@
  * the netns tests and the delay bench. It builds a minimal struct scenario
  * by hand from the command line (hosts, [link] specs parsed with
  * netem_spec_parse, capture settings), opens the bridge on the given
- * hub-side veths on a precise-timer libevent base, prints "ready" once the
- * sockets are bound, and at SIGTERM/SIGINT (or after -t seconds) prints
- * every directed link's counters and the bridge-wide counters as
- * key=value lines.
+ * hub-side veths on a precise-timer libevent base, prints "ready rx=NAME"
+ * once the sockets are bound, and at SIGTERM/SIGINT (or after -t seconds)
+ * prints every directed link's counters and the bridge-wide counters as
+ * key=value lines. `bridge_harness -x IFNAME...` only turns offloads off
+ * on those interfaces (netns_offloads_off, in the namespace it runs in).
  *
- * usage: bridge_harness [-s seed] [-t secs] [-p pcapdir [-S snaplen]
- *            [-M maxbytes] [-B|-A]] [-l A:B:SPEC]... [-d A:B:SPEC]...
- *            NAME=IFNAME,MAC,IP ...
+ * usage: bridge_harness [-r pcap|ring] [-O] [-s seed] [-t secs]
+ *            [-p pcapdir [-S snaplen] [-M maxbytes] [-B|-A]]
+ *            [-l A:B:SPEC]... [-d A:B:SPEC]... NAME=IFNAME,MAC,IP ...
+ *        bridge_harness -x IFNAME...
+ *   -r receive backend (default: RECKON_BRIDGE_RX, else pcap);
+ *   -O offloads off on the hub-side interfaces first;
  *   -l sets SPEC on both directions of A-B, -d on A->B only;
  *   -B captures before impairment only, -A after only (default both).
  */
@@ -28,15 +32,17 @@
 
 #include "bridge.h"
 #include "netem.h"
+#include "netns.h"
 #include "scenario.h"
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bridge_harness [-s seed] [-t secs] [-p pcapdir "
-			"[-S snaplen] "
+	fprintf(stderr, "usage: bridge_harness [-r pcap|ring] [-O] [-s seed] "
+			"[-t secs] [-p pcapdir [-S snaplen] "
 			"[-M maxbytes] [-B|-A]]\n"
 			"           [-l A:B:SPEC]... [-d A:B:SPEC]... "
-			"NAME=IFNAME,MAC,IP ...\n");
+			"NAME=IFNAME,MAC,IP ...\n"
+			"       bridge_harness -x IFNAME...\n");
 	exit(2);
 }
 
@@ -158,7 +164,8 @@ static void print_counters(const struct bridge *b, const struct scenario *sc)
 	       "rx_dropped=%llu "
 	       "send_errors=%llu csum_completed=%llu capture_skipped=%llu "
 	       "capture_errors=%llu ring_blocks=%llu ring_frames=%llu "
-	       "tx_batches=%llu\n",
+	       "tx_batches=%llu pcap_frames=%llu pcap_reads=%llu "
+	       "tx_too_big=%llu\n",
 	       (unsigned long long)st.passthrough,
 	       (unsigned long long)st.malformed,
 	       (unsigned long long)st.unknown_dst,
@@ -173,7 +180,10 @@ static void print_counters(const struct bridge *b, const struct scenario *sc)
 	       (unsigned long long)st.capture_errors,
 	       (unsigned long long)st.ring_blocks,
 	       (unsigned long long)st.ring_frames,
-	       (unsigned long long)st.tx_batches);
+	       (unsigned long long)st.tx_batches,
+	       (unsigned long long)st.pcap_frames,
+	       (unsigned long long)st.pcap_reads,
+	       (unsigned long long)st.tx_too_big);
 	fflush(stdout);
 }
 
@@ -190,13 +200,37 @@ int main(int argc, char *argv[])
 	struct bridge *b;
 	double secs = 0;
 	char err[256];
-	int ch, rc;
+	enum bridge_rx rx;
+	int ch, rc, offl = 0;
 
+	if (argc >= 3 && strcmp(argv[1], "-x") == 0) {
+		for (int i = 2; i < argc; i++)
+			if ((rc = netns_offloads_off(argv[i])) < 0) {
+				fprintf(stderr,
+					"bridge_harness: %s: offloads: %s\n",
+					argv[i], strerror(-rc));
+				return 1;
+			}
+		return 0;
+	}
 	sc.seed = 1;
 	sc.capture.before = sc.capture.after = 1;
 	sc.capture.snaplen = 65535;
-	while ((ch = getopt(argc, argv, "ABM:S:d:l:p:s:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "ABM:OS:d:l:p:r:s:t:")) != -1) {
 		switch (ch) {
+		case 'O':
+			offl = 1;
+			break;
+		case 'r':
+			if (bridge_rx_parse(optarg, &rx) < 0) {
+				fprintf(stderr,
+					"bridge_harness: -r %s: not "
+					"pcap or ring\n",
+					optarg);
+				return 2;
+			}
+			bridge_set_default_rx(rx);
+			break;
 		case 'A':
 			sc.capture.before = 0;
 			sc.capture.after = 1;
@@ -244,6 +278,19 @@ int main(int argc, char *argv[])
 			return 2;
 		}
 		sc.hosts[i].index = (unsigned)i;
+		if (offl) {
+			char ifn[IF_NAMESIZE];
+
+			if (if_indextoname((unsigned)ports[i].ifindex, ifn) ==
+				    NULL ||
+			    (rc = netns_offloads_off(ifn)) < 0) {
+				fprintf(stderr,
+					"bridge_harness: port %d: "
+					"cannot turn offloads off\n",
+					i);
+				return 1;
+			}
+		}
 	}
 	sc.nhosts = (unsigned)argc;
 	sc.links = calloc(nla ? nla : 1, sizeof(*sc.links));
@@ -279,10 +326,17 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "bridge_harness: no event base\n");
 		return 1;
 	}
+	if (bridge_default_rx(&rx) < 0) {
+		fprintf(stderr,
+			"bridge_harness: RECKON_BRIDGE_RX='%s': not "
+			"pcap or ring\n",
+			getenv("RECKON_BRIDGE_RX"));
+		return 2;
+	}
 	rc = bridge_new(base, &sc, sc.seed, ports, sc.nhosts, pcap_dir, &b);
 	if (rc < 0) {
-		fprintf(stderr, "bridge_harness: bridge_new: %s\n",
-			strerror(-rc));
+		fprintf(stderr, "bridge_harness: bridge_new (rx %s): %s\n",
+			bridge_rx_name(rx), strerror(-rc));
 		return 1;
 	}
 	sigterm = evsignal_new(base, SIGTERM, on_signal, base);
@@ -297,7 +351,7 @@ int main(int argc, char *argv[])
 		stop = evtimer_new(base, on_signal, base);
 		evtimer_add(stop, &tv);
 	}
-	printf("ready\n");
+	printf("ready rx=%s\n", bridge_rx_name(bridge_rx_of(b)));
 	fflush(stdout);
 	event_base_dispatch(base);
 

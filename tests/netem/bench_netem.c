@@ -2,12 +2,14 @@
  * bench_netem.c: packets decided per second (enqueue + dequeue) by one
  * netem link on one core, for three specs: delay only; delay + normal
  * jitter + Gilbert-Elliott loss; the full example spec. Synthetic traffic:
- * 200-byte packets offered every 10 us of virtual time (so about 10k
- * packets sit in a 100 ms queue; limit raised to 1e6 so no tail drops
- * distort the figure) and delivered at their time. Rates are given per
- * CPU second (CLOCK_PROCESS_CPUTIME_ID: the per-core figure, robust to a
- * busy machine) and per wall second (CLOCK_MONOTONIC). This is a
- * benchmark, never a pass/fail test.
+ * 200-byte packets offered every 10, 100 or 1000 us of virtual time (so
+ * about 10k, 1000 or 100 packets sit in a 100 ms queue; limit raised to 1e6
+ * so no tail drops distort the figure) and delivered at their time.
+ * Arguments: [packets [case [spacing_ns]]]: run one case only (0-based, for
+ * profiling) and optionally at another spacing (1000 ns: about 100k
+ * queued). Rates are given per CPU second (CLOCK_PROCESS_CPUTIME_ID: the
+ * per-core figure, robust to a busy machine) and per wall second
+ * (CLOCK_MONOTONIC). This is a benchmark, never a pass/fail test.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,20 +71,19 @@ int main(int argc, char *argv[])
 		const char *label, *spec;
 		int64_t spacing_ns;
 	} cases[] = {
-		{ "delay only", "delay 100ms", 10000 },
-		{ "delay+normal jitter+gemodel", JL, 10000 },
-		{ "delay+normal jitter+gemodel", JL, 100000 },
-		{ "delay+normal jitter+gemodel", JL, 1000000 },
-		{ "full example spec",
-		  "delay 100ms 10ms 25% distribution normal loss gemodel 1% "
-		  "10% 70% 0.1% duplicate 1% corrupt 0.1% reorder 25% 50% gap "
-		  "5 rate 10mbit 20 limit 1000 slot 800us 1ms",
-		  10000 },
+		{"delay only", "delay 100ms", 10000},
+		{"delay+normal jitter+gemodel", JL, 10000},
+		{"delay+normal jitter+gemodel", JL, 100000},
+		{"delay+normal jitter+gemodel", JL, 1000000},
+		{"full example spec",
+		 "delay 100ms 10ms 25% distribution normal loss gemodel 1% "
+		 "10% 70% 0.1% duplicate 1% corrupt 0.1% reorder 25% 50% gap "
+		 "5 rate 10mbit 20 limit 1000 slot 800us 1ms",
+		 10000},
 	};
 	long n = argc > 1 ? atol(argv[1]) : 5000000;
-	/* optional second argument: run only that case (0-based), for
-	 * profiling one configuration */
 	int only = argc > 2 ? atoi(argv[2]) : -1;
+	int64_t spacing = argc > 3 ? atoll(argv[3]) : 0;
 	size_t k;
 
 	if (n <= 0)
@@ -90,6 +91,6 @@ int main(int argc, char *argv[])
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
 		if (only < 0 || (size_t)only == k)
 			bench(cases[k].label, cases[k].spec, n,
-			      cases[k].spacing_ns);
+			      spacing > 0 ? spacing : cases[k].spacing_ns);
 	return 0;
 }

@@ -64,8 +64,8 @@ static void mix_verdict(struct hash *h, const struct netem_verdict *v)
 		mix(h, (uint64_t)v->time_ns[0]);
 	if (v->copies > 1)
 		mix(h, (uint64_t)v->time_ns[1]);
-	mix(h, (uint64_t)(v->corrupted | v->reordered << 1 |
-			  v->ecn_marked << 2));
+	mix(h,
+	    (uint64_t)(v->corrupted | v->reordered << 1 | v->ecn_marked << 2));
 }
 
 /* mean gap in ns between arrivals; every 16th arrival starts a burst of
@@ -79,7 +79,7 @@ static uint64_t run(const char *text, const char *sched, int64_t mean_gap,
 	struct netem_verdict v;
 	struct netem_counters c;
 	struct netem_pkt p;
-	struct hash h = { 0xcbf29ce484222325ULL };
+	struct hash h = {0xcbf29ce484222325ULL};
 	uint64_t tr = 0x5eed, i = 0, burst = 0;
 	int64_t now = 0;
 	char err[256];
@@ -143,8 +143,8 @@ static uint64_t run(const char *text, const char *sched, int64_t mean_gap,
 	}
 	netem_link_counters(l, &c);
 	cr_assert_eq(c.in, NPKT);
-	cr_assert_eq(c.in + c.duplicated, c.delivered + c.drop_loss +
-						 c.drop_limit);
+	cr_assert_eq(c.in + c.duplicated,
+		     c.delivered + c.drop_loss + c.drop_limit);
 	mix(&h, c.delivered);
 	mix(&h, c.drop_loss);
 	mix(&h, c.drop_limit);
@@ -162,57 +162,77 @@ struct golden {
 
 static const struct golden cases[] = {
 	/* the benchmark spec, about 10k queued: normal jitter reorders */
-	{ "delay 100ms 10ms distribution normal loss gemodel 1% 10% 70% 0.1% "
-	  "limit 100000",
-	  NULL, 10000, { 0x2cd97ef030aab49bULL,
-	    0x0b31ae14a0f52067ULL } },
+	{"delay 100ms 10ms distribution normal loss gemodel 1% 10% 70% 0.1% "
+	 "limit 100000",
+	 NULL,
+	 10000,
+	 {0x2cd97ef030aab49bULL, 0x0b31ae14a0f52067ULL}},
 	/* uniform jitter as wide as the delay: heavy reordering */
-	{ "delay 10ms 10ms", NULL, 20000, { 0x4f4cdb64cf6c9e36ULL,
-	    0x689d539ef642d312ULL } },
+	{"delay 10ms 10ms",
+	 NULL,
+	 20000,
+	 {0x4f4cdb64cf6c9e36ULL, 0x689d539ef642d312ULL}},
 	/* normal jitter above the delay: negative sampled delays */
-	{ "delay 2ms 4ms distribution normal", NULL, 50000, { 0x9c877549dad4fcfeULL,
-	    0x10c14140368c6106ULL } },
+	{"delay 2ms 4ms distribution normal",
+	 NULL,
+	 50000,
+	 {0x9c877549dad4fcfeULL, 0x10c14140368c6106ULL}},
 	/* correlated pareto and paretonormal jitter */
-	{ "delay 50ms 20ms 25% distribution pareto", NULL, 100000,
-	  { 0x45011820cb211a06ULL,
-	    0xb308917dc1a96d66ULL } },
-	{ "delay 10ms 5ms distribution paretonormal loss state 1% 30% 10% 5% "
-	  "0.5%",
-	  NULL, 40000, { 0xdb020f873fcbb082ULL,
-	    0xe7f10417314ad8c6ULL } },
+	{"delay 50ms 20ms 25% distribution pareto",
+	 NULL,
+	 100000,
+	 {0x45011820cb211a06ULL, 0xb308917dc1a96d66ULL}},
+	{"delay 10ms 5ms distribution paretonormal loss state 1% 30% 10% 5% "
+	 "0.5%",
+	 NULL,
+	 40000,
+	 {0xdb020f873fcbb082ULL, 0xe7f10417314ad8c6ULL}},
 	/* reorder with gap, duplicates, corruption, correlated loss */
-	{ "delay 10ms 2ms reorder 25% 50% gap 5", NULL, 100000, { 0xb271e89340b60e05ULL,
-	    0x31c4716788e539f5ULL } },
-	{ "delay 5ms 1ms duplicate 10% corrupt 5% loss 2% 10%", NULL, 50000,
-	  { 0x73fb5f1819eae84cULL,
-	    0xed8117d702de1c34ULL } },
+	{"delay 10ms 2ms reorder 25% 50% gap 5",
+	 NULL,
+	 100000,
+	 {0xb271e89340b60e05ULL, 0x31c4716788e539f5ULL}},
+	{"delay 5ms 1ms duplicate 10% corrupt 5% loss 2% 10%",
+	 NULL,
+	 50000,
+	 {0x73fb5f1819eae84cULL, 0xed8117d702de1c34ULL}},
 	/* rate with overhead and cells */
-	{ "delay 1ms 500us rate 10mbit 20 48 5", NULL, 800000, { 0xb46308e4ef3177a0ULL,
-	    0x5109cdc0bd5f8880ULL } },
+	{"delay 1ms 500us rate 10mbit 20 48 5",
+	 NULL,
+	 800000,
+	 {0xb46308e4ef3177a0ULL, 0x5109cdc0bd5f8880ULL}},
 	/* slots, uniform and from a distribution */
-	{ "delay 20ms 10ms slot 800us 1ms packets 5 bytes 3000", NULL, 250000,
-	  { 0x1a2f2c770364dc0aULL,
-	    0x522a23ea02318ed8ULL } },
-	{ "delay 5ms slot distribution normal 1ms 200us packets 3", NULL,
-	  400000, { 0x028cb80a2d510b02ULL,
-	    0x5bd52a7ca5d6d422ULL } },
+	{"delay 20ms 10ms slot 800us 1ms packets 5 bytes 3000",
+	 NULL,
+	 250000,
+	 {0x1a2f2c770364dc0aULL, 0x522a23ea02318ed8ULL}},
+	{"delay 5ms slot distribution normal 1ms 200us packets 3",
+	 NULL,
+	 400000,
+	 {0x028cb80a2d510b02ULL, 0x5bd52a7ca5d6d422ULL}},
 	/* the queue limit under jitter */
-	{ "delay 100ms 30ms limit 500", NULL, 100000, { 0x96407df566abc26fULL,
-	    0xc2dc8f22bb5aefb6ULL } },
+	{"delay 100ms 30ms limit 500",
+	 NULL,
+	 100000,
+	 {0x96407df566abc26fULL, 0xc2dc8f22bb5aefb6ULL}},
 	/* ECN marks, jitter fifo */
-	{ "delay 10ms 8ms jitter fifo loss 5% ecn", NULL, 30000, { 0x4160705ea3db35f7ULL,
-	    0xd9ed2514676eacc3ULL } },
+	{"delay 10ms 8ms jitter fifo loss 5% ecn",
+	 NULL,
+	 30000,
+	 {0x4160705ea3db35f7ULL, 0xd9ed2514676eacc3ULL}},
 	/* the full example spec */
-	{ "delay 100ms 10ms 25% distribution normal loss gemodel 1% 10% 70% "
-	  "0.1% duplicate 1% corrupt 0.1% reorder 25% 50% gap 5 rate 10mbit "
-	  "20 limit 1000 slot 800us 1ms",
-	  NULL, 500000, { 0x6f5281b86c059c0dULL,
-	    0xbf39525d7e670664ULL } },
+	{"delay 100ms 10ms 25% distribution normal loss gemodel 1% 10% 70% "
+	 "0.1% duplicate 1% corrupt 0.1% reorder 25% 50% gap 5 rate 10mbit "
+	 "20 limit 1000 slot 800us 1ms",
+	 NULL,
+	 500000,
+	 {0x6f5281b86c059c0dULL, 0xbf39525d7e670664ULL}},
 	/* a schedule moving delay, jitter, rate and loss mid-run */
-	{ "delay 10ms 5ms", "at 1s delay 40ms; ramp 2s 3s jitter 5ms 20ms; "
-	  "at 4s rate 20mbit; at 5s loss 1%",
-	  60000, { 0xb011ff8dc4aa1fcbULL,
-	    0xd824eb77d644b228ULL } },
+	{"delay 10ms 5ms",
+	 "at 1s delay 40ms; ramp 2s 3s jitter 5ms 20ms; "
+	 "at 4s rate 20mbit; at 5s loss 1%",
+	 60000,
+	 {0xb011ff8dc4aa1fcbULL, 0xd824eb77d644b228ULL}},
 };
 
 Test(golden_order, decisions_and_order_unchanged)
@@ -227,12 +247,12 @@ Test(golden_order, decisions_and_order_unchanged)
 
 			if (got != cases[k].want[d]) {
 				bad++;
-				cr_log_error("case %zu driver %d \"%s\": hash "
-					     "0x%016llx want 0x%016llx",
-					     k, d, cases[k].spec,
-					     (unsigned long long)got,
-					     (unsigned long long)
-						     cases[k].want[d]);
+				cr_log_error(
+					"case %zu driver %d \"%s\": hash "
+					"0x%016llx want 0x%016llx",
+					k, d, cases[k].spec,
+					(unsigned long long)got,
+					(unsigned long long)cases[k].want[d]);
 			}
 		}
 	}
