@@ -4,9 +4,9 @@
  * a root htb qdisc with one unshaped class per destination, a netem qdisc as
  * each class's leaf and a u32 filter on the destination IPv4 address that
  * steers packets into the class; unmatched traffic takes an unimpaired
- * default class. The netem options are built as raw netlink attributes
- * (libnl's rtnl_netem lacks rate64, slots, ECN, the 4-state and
- * Gilbert-Elliott loss models and the 64-bit delay attributes). Functions
+ * default class. The netem options come from libnl's rtnl_netem, plus raw
+ * netlink attributes for what it lacks (rate64, slots, ECN, the 4-state
+ * and Gilbert-Elliott loss models, the 64-bit delays). Functions
  * return 0 or -errno and, where they take one, write a one-line reason into
  * why; they never log, print or exit.
  */

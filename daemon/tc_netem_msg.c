@@ -3,8 +3,10 @@
  * kernel netem qdisc from a struct netem_spec. The layout is the kernel's
  * (net/sched/sch_netem.c, netem_change/parse_attr; uapi linux/pkt_sched.h):
  * TCA_OPTIONS holds a struct tc_netem_qopt followed, at NLA_ALIGN(sizeof
- * qopt), by nested TCA_NETEM_* attributes, so the outer length is patched
- * by hand after the nested attributes are written. Every attribute the
+ * qopt), by nested TCA_NETEM_* attributes. libnl's rtnl_netem writes the
+ * qopt and the attributes it knows (correlations, reorder, corrupt, the
+ * delay table); the rest (64-bit delays, rate, ECN, loss models, slots)
+ * is appended raw and the outer length is patched to span it. Every attribute the
  * spec can express is sent, zeros included, because the kernel keeps
  * correlations, reorder, corrupt, rate, ECN and slot settings from an
  * earlier configuration when their attribute is absent (reference notes
@@ -20,6 +22,9 @@
 #include <linux/rtnetlink.h>
 #include <netlink/attr.h>
 #include <netlink/msg.h>
+#include <netlink/route/qdisc.h>
+#include <netlink/route/qdisc/netem.h>
+#include <netlink/route/tc.h>
 
 #include "kernel_netem.h"
 
@@ -283,33 +288,113 @@ static int put_slot(struct nl_msg *m, const struct netem_spec *s, unsigned mode,
 			 len);
 }
 
-static int put_options(struct nl_msg *m, const struct netem_spec *s,
-		       unsigned mode, const struct netem_dist_registry *reg,
-		       char *why, size_t len)
+/* What libnl's rtnl_netem wrote, so the raw pass adds only the rest. */
+struct by_libnl {
+	int corr, reorder, corrupt, dist;
+};
+
+static int clamp_us(int64_t ns)
 {
-	struct tc_netem_qopt q;
+	int64_t us = ns / 1000;
+
+	return us > INT32_MAX ? INT32_MAX : (int)us;
+}
+
+/* Step 1: the fields libnl's rtnl_netem knows. Its netem_msg_fill_raw
+ * refuses some combinations tc accepts (a correlation whose parameter is
+ * 0, reorder or a table with under 1 us of delay); those go raw instead,
+ * so the kernel sees the same spec either way. */
+static int fill_rtnl_netem(struct rtnl_qdisc *q, const struct netem_spec *s,
+			   unsigned mode, const struct netem_dist_registry *reg,
+			   struct by_libnl *done, char *why, size_t len)
+{
+	int lat = clamp_us(s->latency_ns), jit = clamp_us(s->jitter_ns);
+	uint32_t loss = s->loss_model == NETEM_LOSS_RANDOM ? s->loss : 0;
+	uint32_t loss_corr =
+		s->loss_model == NETEM_LOSS_RANDOM ? s->loss_corr : 0;
+	int16_t *t;
+	size_t n;
+	int err;
+
+	rtnl_netem_set_limit(q, (int)s->limit);
+	rtnl_netem_set_loss(q, (int)loss);
+	rtnl_netem_set_duplicate(q, (int)s->duplicate);
+	rtnl_netem_set_delay(q, lat);
+	rtnl_netem_set_jitter(q, jit);
+
+	memset(done, 0, sizeof(*done));
+	if ((s->delay_corr || loss_corr || s->duplicate_corr) &&
+	    (!s->delay_corr || (lat && jit)) && (!loss_corr || loss) &&
+	    (!s->duplicate_corr || s->duplicate)) {
+		rtnl_netem_set_delay_correlation(q, (int)s->delay_corr);
+		rtnl_netem_set_loss_correlation(q, (int)loss_corr);
+		rtnl_netem_set_duplicate_correlation(q, (int)s->duplicate_corr);
+		done->corr = 1;
+	}
+	if (s->reorder && lat) {
+		rtnl_netem_set_reorder_probability(q, (int)s->reorder);
+		rtnl_netem_set_reorder_correlation(q, (int)s->reorder_corr);
+		rtnl_netem_set_gap(q, (int)(s->gap ? s->gap : 1));
+		done->reorder = 1;
+	}
+	if (s->corrupt) {
+		rtnl_netem_set_corruption_probability(q, (int)s->corrupt);
+		rtnl_netem_set_corruption_correlation(q, (int)s->corrupt_corr);
+		done->corrupt = 1;
+	}
+	if ((s->dist != NETEM_DIST_UNIFORM ||
+	     ((mode & KNETEM_MSG_CHANGE) && s->jitter_ns)) &&
+	    lat && jit) {
+		/* Build the table in a scratch message, then hand libnl a
+		 * copy: one code path for built-in, custom and uniform. */
+		struct nl_msg *tmp = nlmsg_alloc_size(
+			table_bytes(s->dist, s->dist_name, reg) + 64);
+
+		if (!tmp)
+			return -ENOMEM;
+		err = put_table(tmp, TCA_NETEM_DELAY_DIST, s->dist,
+				s->dist_name, reg, why, len);
+		if (!err) {
+			struct nlattr *a = (struct nlattr *)nlmsg_data(
+				nlmsg_hdr(tmp));
+
+			t = nla_data(a);
+			n = (size_t)nla_len(a) / sizeof(*t);
+			err = rtnl_netem_set_delay_distribution_data(q, t, n)
+				      ? -ENOMEM
+				      : 0;
+		}
+		nlmsg_free(tmp);
+		if (err)
+			return err;
+		done->dist = 1;
+	}
+	return 0;
+}
+
+/* Step 2: what libnl lacks (the 64-bit delays, rate, ECN, the loss
+ * models, slots) or was not given, zeros included, as nested attributes
+ * after the qopt. The qopt's delay fields are set to exact 64 ns psched
+ * ticks (libnl works in whole microseconds) and its gap to the spec's. */
+static int put_raw(struct nl_msg *m, struct nlattr *opts,
+		   const struct netem_spec *s, unsigned mode,
+		   const struct netem_dist_registry *reg,
+		   const struct by_libnl *done, char *why, size_t len)
+{
+	struct tc_netem_qopt *q = nla_data(opts);
 	struct tc_netem_corr corr;
 	struct tc_netem_reorder ro;
 	struct tc_netem_corrupt co;
 	struct tc_netem_rate rate;
-	struct nlattr *opts;
 	int err;
 
-	memset(&q, 0, sizeof(q));
-	q.latency = ns_to_ticks(s->latency_ns);
-	q.jitter = ns_to_ticks(s->jitter_ns);
-	q.limit = s->limit;
-	q.loss = s->loss_model == NETEM_LOSS_RANDOM ? s->loss : 0;
-	q.duplicate = s->duplicate;
+	q->latency = ns_to_ticks(s->latency_ns);
+	q->jitter = ns_to_ticks(s->jitter_ns);
+	q->limit = s->limit;
 	/* tc sets gap 1 when reorder is given without gap, so each packet
 	 * jumps the queue independently (tc/q_netem.c); gap 0 would turn
 	 * reordering off in the kernel. */
-	q.gap = s->gap ? s->gap : (s->reorder ? 1 : 0);
-
-	opts = nla_reserve(m, TCA_OPTIONS, sizeof(q));
-	if (!opts)
-		return -EMSGSIZE;
-	memcpy(nla_data(opts), &q, sizeof(q));
+	q->gap = s->gap ? s->gap : (s->reorder ? 1 : 0);
 
 	memset(&corr, 0, sizeof(corr));
 	corr.delay_corr = s->delay_corr;
@@ -327,9 +412,12 @@ static int put_options(struct nl_msg *m, const struct netem_spec *s,
 
 	if (nla_put_s64(m, TCA_NETEM_LATENCY64, s->latency_ns) ||
 	    nla_put_s64(m, TCA_NETEM_JITTER64, s->jitter_ns) ||
-	    nla_put(m, TCA_NETEM_CORR, sizeof(corr), &corr) ||
-	    nla_put(m, TCA_NETEM_REORDER, sizeof(ro), &ro) ||
-	    nla_put(m, TCA_NETEM_CORRUPT, sizeof(co), &co) ||
+	    (!done->corr &&
+	     nla_put(m, TCA_NETEM_CORR, sizeof(corr), &corr)) ||
+	    (!done->reorder &&
+	     nla_put(m, TCA_NETEM_REORDER, sizeof(ro), &ro)) ||
+	    (!done->corrupt &&
+	     nla_put(m, TCA_NETEM_CORRUPT, sizeof(co), &co)) ||
 	    nla_put(m, TCA_NETEM_RATE, sizeof(rate), &rate) ||
 	    nla_put_u32(m, TCA_NETEM_ECN, s->ecn ? 1 : 0))
 		return -EMSGSIZE;
@@ -337,7 +425,7 @@ static int put_options(struct nl_msg *m, const struct netem_spec *s,
 	if (s->rate > UINT32_MAX && nla_put_u64(m, TCA_NETEM_RATE64, s->rate))
 		return -EMSGSIZE;
 	err = put_loss_model(m, s);
-	if (!err)
+	if (!err && !done->dist)
 		err = put_delay_dist(m, s, mode, reg, why, len);
 	if (!err)
 		err = put_slot(m, s, mode, reg, why, len);
@@ -345,12 +433,51 @@ static int put_options(struct nl_msg *m, const struct netem_spec *s,
 		return err;
 
 	/* The nested attributes follow the qopt inside TCA_OPTIONS. */
-	opts->nla_len =
-		(uint16_t)((char *)nlmsg_tail(nlmsg_hdr(m)) - (char *)opts);
 	if ((char *)nlmsg_tail(nlmsg_hdr(m)) - (char *)opts > UINT16_MAX) {
 		knetem_say(why, len, "netem options exceed one netlink attribute");
 		return -EMSGSIZE;
 	}
+	opts->nla_len =
+		(uint16_t)((char *)nlmsg_tail(nlmsg_hdr(m)) - (char *)opts);
+	return 0;
+}
+
+/* libnl's message, copied into one with room for the raw attributes and
+ * with our own flags (rtnl_qdisc_build_add_request always adds
+ * NLM_F_CREATE, which a change must not carry). Only the bytes up to the
+ * end of TCA_OPTIONS are taken: libnl 3.7's netem_msg_fill_raw counts the
+ * nested attributes into nlmsg_len twice, leaving a zeroed tail. */
+static int rebuild(struct nl_msg *lib, int nlflags, size_t room,
+		   struct nl_msg **out, struct nlattr **opts)
+{
+	struct nlmsghdr *h = nlmsg_hdr(lib);
+	struct nlattr *a, *o = NULL;
+	struct nl_msg *m;
+	size_t body;
+	int rem;
+
+	nlmsg_for_each_attr(a, h, sizeof(struct tcmsg), rem) {
+		if (nla_type(a) == TCA_OPTIONS) {
+			o = a;
+			break;
+		}
+	}
+	if (!o || nla_len(o) < (int)sizeof(struct tc_netem_qopt))
+		return -EPROTO;
+	body = (size_t)((char *)o + NLA_ALIGN(o->nla_len) -
+			(char *)nlmsg_data(h));
+	m = nlmsg_alloc_size(NLMSG_HDRLEN + NLMSG_ALIGN(body) + room);
+	if (!m)
+		return -ENOMEM;
+	if (!nlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, RTM_NEWQDISC, 0,
+		       nlflags) ||
+	    nlmsg_append(m, nlmsg_data(h), body, NLMSG_ALIGNTO)) {
+		nlmsg_free(m);
+		return -EMSGSIZE;
+	}
+	*opts = (struct nlattr *)((char *)nlmsg_data(nlmsg_hdr(m)) +
+				  ((char *)o - (char *)nlmsg_data(h)));
+	*out = m;
 	return 0;
 }
 
@@ -359,8 +486,10 @@ int knetem_msg_netem(int ifindex, uint32_t parent, uint32_t handle, int nlflags,
 		     const struct netem_dist_registry *reg, struct nl_msg **out,
 		     char *why, size_t len)
 {
-	struct tcmsg tcm;
-	struct nl_msg *m;
+	struct rtnl_qdisc *q;
+	struct nl_msg *lib = NULL, *m = NULL;
+	struct nlattr *opts;
+	struct by_libnl done;
 	int err;
 
 	if (!spec || !out || ifindex <= 0) {
@@ -370,33 +499,43 @@ int knetem_msg_netem(int ifindex, uint32_t parent, uint32_t handle, int nlflags,
 	err = check_spec(spec, mode, why, len);
 	if (err)
 		return err;
-	m = nlmsg_alloc_size(msg_size(spec, mode, reg));
-	if (!m)
+	q = rtnl_qdisc_alloc();
+	if (!q)
 		return -ENOMEM;
-	if (!nlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, RTM_NEWQDISC, 0,
-		       nlflags)) {
-		err = -EMSGSIZE;
-		goto fail;
+	rtnl_tc_set_ifindex(TC_CAST(q), ifindex);
+	rtnl_tc_set_parent(TC_CAST(q), parent);
+	rtnl_tc_set_handle(TC_CAST(q), handle);
+	if (rtnl_tc_set_kind(TC_CAST(q), "netem") < 0) {
+		knetem_say(why, len, "libnl has no netem qdisc module");
+		err = -ENOTSUP;
+		goto out;
 	}
-	memset(&tcm, 0, sizeof(tcm));
-	tcm.tcm_family = AF_UNSPEC;
-	tcm.tcm_ifindex = ifindex;
-	tcm.tcm_handle = handle;
-	tcm.tcm_parent = parent;
-	if (nlmsg_append(m, &tcm, sizeof(tcm), NLMSG_ALIGNTO) ||
-	    nla_put_string(m, TCA_KIND, "netem")) {
-		err = -EMSGSIZE;
-		goto fail;
-	}
-	err = put_options(m, spec, mode, reg, why, len);
+	err = fill_rtnl_netem(q, spec, mode, reg, &done, why, len);
 	if (err)
-		goto fail;
+		goto out;
+	if (rtnl_qdisc_build_add_request(q, 0, &lib) < 0) {
+		knetem_say(why, len, "libnl refused the netem options");
+		err = -EINVAL;
+		goto out;
+	}
+	err = rebuild(lib, nlflags, msg_size(spec, mode, reg), &m, &opts);
+	if (err) {
+		knetem_say(why, len, "libnl's netem message has no options");
+		goto out;
+	}
+	err = put_raw(m, opts, spec, mode, reg, &done, why, len);
+	if (err) {
+		if (err == -EMSGSIZE)
+			knetem_say(why, len,
+			    "netem message does not fit %zu bytes",
+			    msg_size(spec, mode, reg));
+		nlmsg_free(m);
+		goto out;
+	}
 	*out = m;
-	return 0;
-fail:
-	if (err == -EMSGSIZE)
-		knetem_say(why, len, "netem message does not fit %zu bytes",
-		    msg_size(spec, mode, reg));
-	nlmsg_free(m);
+out:
+	if (lib)
+		nlmsg_free(lib);
+	rtnl_qdisc_put(q);
 	return err;
 }
