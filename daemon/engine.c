@@ -259,6 +259,20 @@ out:
 	return err;
 }
 
+/* RECKON_BRIDGE_RX picks the bridge's receive path; a bad value fails
+ * before any namespace exists. */
+static int check_bridge_rx(void)
+{
+	enum bridge_rx rx;
+	int err = bridge_default_rx(&rx);
+
+	if (err < 0)
+		log_warnx("RECKON_BRIDGE_RX='%s': use pcap (the default) or "
+			  "ring",
+			  getenv("RECKON_BRIDGE_RX"));
+	return err;
+}
+
 static int setup_backend(struct engine *e)
 {
 	struct bridge_port *ports;
@@ -671,6 +685,8 @@ int engine_start(struct event_base *base, const struct engine_params *p,
 
 	if (e->kernel && (err = check_kernel()) < 0)
 		goto fail;
+	if (!e->kernel && (err = check_bridge_rx()) < 0)
+		goto fail;
 	err = results_path(path, sizeof(path), "%s/hosts", e->dir);
 	if (err == 0)
 		err = results_mkdirs(path);
@@ -818,22 +834,35 @@ static void status_links(const struct engine *e, struct ctl_reply *r, int json)
 					", \"corrupted\": %" PRIu64
 					", \"reordered\": %" PRIu64
 					", \"bytes_in\": %" PRIu64
-					", \"bytes_delivered\": %" PRIu64 "}",
+					", \"bytes_delivered\": %" PRIu64
+					", \"counted\": %s}",
 					c.in, c.delivered, c.drop_loss,
 					c.drop_limit, c.duplicated, c.corrupted,
 					c.reordered, c.bytes_in,
-					c.bytes_delivered);
+					c.bytes_delivered,
+					e->kernel ? "false" : "true");
+			} else if (e->kernel) {
+				/* sch_netem counts in the kernel; the
+				 * bridge's counters do not exist here. */
+				ctl_reply_printf(
+					r,
+					"  %s>%s  '%s'  (kernel netem: no "
+					"per-link counters)\n",
+					e->sc->hosts[i].name,
+					e->sc->hosts[j].name, text);
 			} else {
 				ctl_reply_printf(
 					r,
 					"  %s>%s  '%s'  in %" PRIu64
 					" delivered %" PRIu64 " lost %" PRIu64
 					" overlimit %" PRIu64 " dup %" PRIu64
-					" corrupt %" PRIu64 "\n",
+					" corrupt %" PRIu64
+					" reordered %" PRIu64 "\n",
 					e->sc->hosts[i].name,
 					e->sc->hosts[j].name, text, c.in,
 					c.delivered, c.drop_loss, c.drop_limit,
-					c.duplicated, c.corrupted);
+					c.duplicated, c.corrupted,
+					c.reordered);
 			}
 			first = 0;
 		}

@@ -319,6 +319,12 @@ static void load_sections(struct sc_loader *L)
 			  NULL,
 			  "enabled, but before and after are both off: "
 			  "nothing to capture");
+	if (sc->capture.enabled && sc->backend == SC_BACKEND_KERNEL &&
+	    sc->mode == SC_MODE_EMULATE)
+		sc_report(L, sc_lines_key(&L->lines, "capture", "enabled"),
+			  "capture", "enabled",
+			  "capture needs backend = userspace: with the kernel "
+			  "backend no process sees frames before impairment");
 	if (sc->has_default_link)
 		sc_default_links(L,
 				 sc_lines_key(&L->lines, "defaults", "link"));

@@ -27,4 +27,8 @@ read -r n mean < <(awk '
 expect=$(awk 'BEGIN { printf "%.1f", 5000 * 1400 / 1442 }')
 awk -v m="$mean" -v e="$expect" 'BEGIN { d = m / e - 1; exit !(d >= -0.05 && d <= 0.05) }' ||
 	fail "mean goodput $mean kbit/s, expected $expect kbit/s +- 5%"
-pass "mean goodput $mean kbit/s over $n intervals (expected $expect +- 5%)"
+# The issue's wording, read literally: the received rate is within 5% of
+# the configured 5 Mbit/s (the headers above account for 2.9% of it).
+awk -v m="$mean" 'BEGIN { d = m / 5000 - 1; exit !(d >= -0.05 && d <= 0.05) }' ||
+	fail "mean goodput $mean kbit/s is not within 5% of 5000 kbit/s"
+pass "mean goodput $mean kbit/s over $n intervals (expected $expect +- 5%, and 5000 +- 5%)"
