@@ -25,6 +25,8 @@
 #define FREEZE_S      2.0
 #define PLANT_S	      3.0
 #define DEFUSE_S      5.0
+#define PEEK_SHOOT_S  0.8 /* s of fighting from a peek before ducking back */
+#define MAX_PEEKS     2	  /* peeks per fall-back to cover */
 
 static double angdiff(double from, double to)
 {
@@ -99,6 +101,7 @@ void bot_reset_life(struct sim *s, struct bot *b)
 	b->burst = 0;
 	b->tac_until = 0;
 	b->peeks = 0;
+	b->peek_seen = -1;
 	b->aware_until = 0;
 	b->plant_t = 0;
 	b->stuck_n = 0;
@@ -149,9 +152,15 @@ static void perceive(struct sim *s, struct bot *b)
 	}
 }
 
+/* One shot at o when the aim is on it. A bot only shoots at what it can
+ * see: a target still tracked after line of sight was lost (LOSE_AFTER_S)
+ * is aimed at but not fired on. The hit also needs a clear line at the
+ * instant of the shot, from the shooter to where the victim is now (a bot
+ * earlier in this tick's order may already have stepped behind cover). */
 static void fire(struct sim *s, struct bot *b, struct bot *o, double aim)
 {
 	double dist, p, sp, osp;
+	int hit;
 
 	if (b->mag == 0) {
 		/* maps without ammo items: an unlimited reserve */
@@ -166,6 +175,8 @@ static void fire(struct sim *s, struct bot *b, struct bot *o, double aim)
 		return;
 	}
 	if (fabs(angdiff(b->yaw, aim)) > 8.0 || s->t < b->next_fire)
+		return;
+	if (!o->alive || !s->vis[b - s->bots][o - s->bots])
 		return;
 	b->mag--;
 	b->ammo--;
@@ -182,7 +193,8 @@ static void fire(struct sim *s, struct bot *b, struct bot *o, double aim)
 		p *= 1.2;
 	if (p > 0.95)
 		p = 0.95;
-	if (wrng_uniform(&b->rng) < p) {
+	hit = wrng_uniform(&b->rng) < p;
+	if (hit && geom_los(s->m, b->b.x, b->b.y, o->b.x, o->b.y)) {
 		int dmg;
 
 		if (s->m->mode == MAP_DEATHMATCH)
@@ -215,21 +227,36 @@ static void combat(struct sim *s, struct bot *b, double *wx, double *wy,
 	*wx = *wy = 0;
 	*ws = mp->max_speed;
 	b->stance = TRACE_STAND;
-	if (b->goal == G_PEEK && s->t - b->seen_since > 0.8 && b->peeks < 2) {
-		/* seen enough: duck back */
-		if (botnav_find_cover(s, b, o->b.x, o->b.y, &cx, &cy) == 0 &&
-		    botnav_goto(s, b, cx, cy, G_COVER) == 0) {
-			b->peeks++;
-			b->cover_until = s->t + wrng_range(&b->rng, 0.8, 2.0);
+	if (b->goal == G_PEEK) {
+		/* out in the open again: fight for PEEK_SHOOT_S from the
+		 * first moment of this peek's engagement, then duck back */
+		if (b->peek_seen < 0)
+			b->peek_seen = s->t;
+		if (s->t - b->peek_seen >= PEEK_SHOOT_S) {
+			if (botnav_find_cover(s, b, o->b.x, o->b.y, &cx, &cy) ==
+				    0 &&
+			    botnav_goto(s, b, cx, cy, G_COVER) == 0) {
+				b->cover_until =
+					s->t + wrng_range(&b->rng, 0.8, 2.0);
+				s->stats.duckbacks++;
+			} else {
+				/* nowhere to duck: the peek is over */
+				b->goal = G_NONE;
+				b->npath = 0;
+			}
 		}
 	}
-	if (b->goal != G_COVER && b->health < b->p.fallback_health &&
-	    b->peeks < 2 && b->p.aggression < 0.8) {
+	/* a bot already in cover or peeking from it is in the middle of a
+	 * fall-back; only a fresh one starts another */
+	if (b->goal != G_COVER && b->goal != G_PEEK &&
+	    b->health < b->p.fallback_health && b->p.aggression < 0.8) {
 		if (botnav_find_cover(s, b, o->b.x, o->b.y, &cx, &cy) == 0 &&
 		    botnav_goto(s, b, cx, cy, G_COVER) == 0) {
 			b->peek_x = b->b.x;
 			b->peek_y = b->b.y;
+			b->peeks = 0;
 			b->cover_until = s->t + wrng_range(&b->rng, 1.0, 2.5);
+			s->stats.fallbacks++;
 		}
 	}
 	if (b->goal == G_COVER) {
@@ -586,7 +613,8 @@ static int plant_or_defuse(struct sim *s, struct bot *b)
 				b->goal = G_NONE;
 				/* everyone learns of the plant */
 				for (int k = 0; k < s->n; k++)
-					if (s->bots[k].goal != G_COVER)
+					if (s->bots[k].goal != G_COVER &&
+					    s->bots[k].goal != G_PEEK)
 						s->bots[k].goal = G_NONE;
 				return 0;
 			}
@@ -657,10 +685,17 @@ void bot_think(struct sim *s, struct bot *b, double *wx, double *wy,
 		b->goal = G_NONE;
 	if (b->goal == G_COVER) {
 		if (botnav_follow(s, b, wx, wy) && s->t >= b->cover_until) {
-			if (b->peeks < 2 && b->p.aggression > 0.25) {
-				botnav_goto(s, b, b->peek_x, b->peek_y, G_PEEK);
+			if (b->peeks < MAX_PEEKS && b->p.aggression > 0.25 &&
+			    botnav_goto(s, b, b->peek_x, b->peek_y, G_PEEK) ==
+				    0) {
+				b->peeks++;
+				b->peek_seen = -1;
+				s->stats.peeks++;
+				if (b->peeks > s->stats.max_peeks)
+					s->stats.max_peeks = b->peeks;
 			} else {
 				b->goal = G_NONE;
+				b->npath = 0;
 				b->peeks = 0;
 			}
 		}

@@ -305,6 +305,13 @@ static int record(struct sim *s, struct trace *t)
 int sim_run(const struct map *m, const struct sim_config *c, struct trace *t,
 	    struct trace_events *ev)
 {
+	return sim_run_stats(m, c, t, ev, NULL);
+}
+
+int sim_run_stats(const struct map *m, const struct sim_config *c,
+		  struct trace *t, struct trace_events *ev,
+		  struct sim_stats *st)
+{
 	struct sim *s;
 	long ticks;
 	int rc = 0;
@@ -367,6 +374,8 @@ int sim_run(const struct map *m, const struct sim_config *c, struct trace *t,
 	}
 	if (!rc)
 		rc = s->err;
+	if (!rc && st)
+		*st = s->stats;
 	nav_free(&s->nav);
 	free(s);
 	return rc;

@@ -25,6 +25,16 @@ struct sim_config {
 
 #define SIM_MAX_BOTS 64
 
+/* What the bots did that the trace does not show: the fall-back-to-cover
+ * cycle of docs/world.md (fall back, peek, duck back), for tests and
+ * diagnostics. */
+struct sim_stats {
+	long fallbacks; /* a hurt bot left a fight for cover */
+	long peeks;	/* it walked back out from cover to look */
+	long duckbacks; /* it fought from a peek, then went back to cover */
+	int max_peeks;	/* the most peeks in one fall-back */
+};
+
 void sim_config_defaults(struct sim_config *c);
 
 /* Run the world and append to trace (tick, map name and seed are set)
@@ -32,5 +42,9 @@ void sim_config_defaults(struct sim_config *c);
  * duration > 0, tick 1..1000) or -ENOMEM. */
 int sim_run(const struct map *m, const struct sim_config *c, struct trace *t,
 	    struct trace_events *ev);
+/* The same, also filling *st (written only on success). */
+int sim_run_stats(const struct map *m, const struct sim_config *c,
+		  struct trace *t, struct trace_events *ev,
+		  struct sim_stats *st);
 
 #endif

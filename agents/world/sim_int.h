@@ -77,7 +77,8 @@ struct bot {
 	double tac_until;
 	int strafe_dir;
 	double peek_x, peek_y; /* exposed point we fell back from */
-	int peeks;
+	int peeks;	       /* peeks in the current fall-back */
+	double peek_seen;      /* first engagement of this peek, -1 none */
 	double cover_until;
 	double aware_yaw;
 	double aware_until;
@@ -113,6 +114,7 @@ struct sim {
 	double bomb_x, bomb_y, bomb_t;
 	int loop_route;
 	int ammo_items; /* the map has ammo or weapon items */
+	struct sim_stats stats;
 };
 
 /* sim.c */

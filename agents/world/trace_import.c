@@ -3,6 +3,10 @@
  * are read in file order, sorted by (time, entity) with the file order
  * breaking ties (a duplicate (time, entity) keeps the first row), then
  * velocities and yaw are filled in per entity where the file had none.
+ * Without a time column each entity's rows are numbered in file order,
+ * rejected rows included, so a bad row leaves a gap instead of pulling
+ * the later rows earlier. Per-entity state lives in a small hash table
+ * keyed by entity id, sized by the ids the file holds, not their values.
  */
 #include "trace_import.h"
 
@@ -94,6 +98,77 @@ static int name_id(struct names *nm, const char *s, long offset, long *out)
 	return 0;
 }
 
+/* entity id -> count or index: open addressing, linear probing, grown at
+ * half full; UINT32_MAX (not a valid id, see name_id) marks a free slot */
+struct idmap {
+	uint32_t *key;
+	size_t *val;
+	size_t n, cap;
+};
+
+static size_t idmap_home(uint32_t key, size_t cap)
+{
+	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 32) & (cap - 1);
+}
+
+static int idmap_grow(struct idmap *m)
+{
+	size_t nc = m->cap ? m->cap * 2 : 64;
+	uint32_t *k = malloc(nc * sizeof(*k));
+	size_t *v = malloc(nc * sizeof(*v));
+
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nc; i++)
+		k[i] = UINT32_MAX;
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (m->key[i] == UINT32_MAX)
+			continue;
+		for (j = idmap_home(m->key[i], nc); k[j] != UINT32_MAX;
+		     j = (j + 1) & (nc - 1))
+			;
+		k[j] = m->key[i];
+		v[j] = m->val[i];
+	}
+	free(m->key);
+	free(m->val);
+	m->key = k;
+	m->val = v;
+	m->cap = nc;
+	return 0;
+}
+
+/* the value of key, inserted as 0 if new; NULL when out of memory */
+static size_t *idmap_get(struct idmap *m, uint32_t key)
+{
+	size_t j;
+
+	if (2 * (m->n + 1) > m->cap && idmap_grow(m))
+		return NULL;
+	for (j = idmap_home(key, m->cap); m->key[j] != UINT32_MAX;
+	     j = (j + 1) & (m->cap - 1))
+		if (m->key[j] == key)
+			return &m->val[j];
+	m->key[j] = key;
+	m->val[j] = 0;
+	m->n++;
+	return &m->val[j];
+}
+
+static void idmap_free(struct idmap *m)
+{
+	free(m->key);
+	free(m->val);
+	memset(m, 0, sizeof(*m));
+}
+
 struct row {
 	struct trace_sample s;
 	size_t order;
@@ -133,27 +208,22 @@ static int cmp_i64(const void *a, const void *b)
 static int finish(struct row *rows, size_t n, struct trace *t)
 {
 	int64_t *deltas = malloc((n ? n : 1) * sizeof(*deltas));
+	struct idmap last = {0}; /* entity -> 1 + index of its last row */
 	size_t nd = 0;
-	struct {
-		uint32_t e;
-		size_t last;
-	} * seen;
-	size_t ns = 0;
+	int rc = 0;
 
-	seen = malloc((n ? n : 1) * sizeof(*seen));
-	if (!deltas || !seen) {
-		free(deltas);
-		free(seen);
+	if (!deltas)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < n; i++) {
 		struct row *r = &rows[i];
-		size_t k;
+		size_t *seen = idmap_get(&last, r->s.entity);
 
-		for (k = 0; k < ns && seen[k].e != r->s.entity; k++)
-			;
-		if (k < ns) {
-			struct row *p = &rows[seen[k].last];
+		if (!seen) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		if (*seen) {
+			struct row *p = &rows[*seen - 1];
 			double dt = (double)(r->s.t_ns - p->s.t_ns) * 1e-9;
 
 			deltas[nd++] = r->s.t_ns - p->s.t_ns;
@@ -172,25 +242,19 @@ static int finish(struct row *rows, size_t n, struct trace *t)
 					r->s.yaw = p->s.yaw;
 				}
 			}
-			seen[k].last = i;
-		} else {
-			seen[ns].e = r->s.entity;
-			seen[ns++].last = i;
 		}
+		*seen = i + 1;
 	}
 	if (nd) {
 		qsort(deltas, nd, sizeof(*deltas), cmp_i64);
 		t->tick_ns = deltas[nd / 2];
 	}
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = trace_append(t, &rows[i].s);
+out:
 	free(deltas);
-	free(seen);
-	for (size_t i = 0; i < n; i++) {
-		int rc = trace_append(t, &rows[i].s);
-
-		if (rc)
-			return rc;
-	}
-	return 0;
+	idmap_free(&last);
+	return rc;
 }
 
 int trace_import_csv(FILE *f, const struct trace_import_opts *o,
@@ -205,7 +269,8 @@ int trace_import_csv(FILE *f, const struct trace_import_opts *o,
 	int idx[TI_NFIELDS], have_header = 0, rc = 0;
 	unsigned long lineno = 0;
 	struct trace t;
-	int64_t *per_ent_rows = NULL;
+	struct idmap slots = {0}; /* no time column: rows so far per entity */
+	int slotted = !o->col[TI_T][0];
 
 	trace_init(&t);
 	ent.s = calloc(MAX_NAMES, sizeof(char *));
@@ -239,6 +304,16 @@ int trace_import_csv(FILE *f, const struct trace_import_opts *o,
 				goto out;
 			}
 			r.rows++;
+			/* without an entity column the row's slot is known */
+			if (slotted && idx[TI_ENTITY] < 0) {
+				size_t *slot = idmap_get(&slots, 0);
+
+				if (!slot) {
+					rc = -ENOMEM;
+					goto out;
+				}
+				(*slot)++;
+			}
 			bad(&r, lineno, "too many columns");
 			continue;
 		}
@@ -267,6 +342,7 @@ int trace_import_csv(FILE *f, const struct trace_import_opts *o,
 			double d;
 			long l;
 			const char *why = NULL;
+			int ent_known = idx[TI_ENTITY] < 0;
 
 			memset(&x, 0, sizeof(x));
 			x.s.alive = 1;
@@ -293,10 +369,12 @@ int trace_import_csv(FILE *f, const struct trace_import_opts *o,
 							1e9);
 					break;
 				case TI_ENTITY:
-					if (name_id(&ent, v, 0, &l))
+					if (name_id(&ent, v, 0, &l)) {
 						why = "bad entity";
-					else
+					} else {
 						x.s.entity = (uint32_t)l;
+						ent_known = 1;
+					}
 					break;
 				case TI_TEAM:
 					if (name_id(&team, v, 1, &l) || l > 255)
@@ -348,6 +426,22 @@ int trace_import_csv(FILE *f, const struct trace_import_opts *o,
 				}
 			}
 #undef F
+			if (slotted && ent_known) {
+				/* this row's time slot, used even if the row
+				 * is rejected: a bad row is a missing sample,
+				 * not a shift of the rest */
+				size_t *slot = idmap_get(&slots, x.s.entity);
+
+				if (!slot) {
+					rc = -ENOMEM;
+					goto out;
+				}
+				if ((int64_t)*slot > INT64_MAX / o->tick_ns)
+					why = why ? why : "time out of range";
+				else
+					x.s.t_ns = (int64_t)*slot * o->tick_ns;
+				(*slot)++;
+			}
 			if (why) {
 				bad(&r, lineno, why);
 				continue;
@@ -372,24 +466,6 @@ int trace_import_csv(FILE *f, const struct trace_import_opts *o,
 		snprintf(err, errlen, "no header line");
 		rc = -EINVAL;
 		goto out;
-	}
-	if (!o->col[TI_T][0]) {
-		/* time from the row number of each entity */
-		size_t ne;
-		uint32_t maxe = 0;
-
-		for (size_t i = 0; i < nrows; i++)
-			if (rows[i].s.entity > maxe)
-				maxe = rows[i].s.entity;
-		ne = (size_t)maxe + 1;
-		per_ent_rows = calloc(ne, sizeof(*per_ent_rows));
-		if (!per_ent_rows) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		for (size_t i = 0; i < nrows; i++)
-			rows[i].s.t_ns =
-				per_ent_rows[rows[i].s.entity]++ * o->tick_ns;
 	}
 	qsort(rows, nrows, sizeof(*rows), cmp_row);
 	{
@@ -424,7 +500,7 @@ out:
 	free(team.s);
 	free(rows);
 	free(buf);
-	free(per_ent_rows);
+	idmap_free(&slots);
 	trace_free(&t);
 	return rc;
 }

@@ -3,7 +3,9 @@
  * entity), collecting values into growable arrays that are sorted for
  * percentiles at the end. Fighting time uses the events: an entity is
  * fighting at t if it fired, hit or was hit within fight_window_s before
- * t.
+ * t. A movement segment is a run of samples: its length is the distance
+ * along them and its duration the time from its first to its last, and
+ * every segment gives both, so the two distributions have the same count.
  */
 #include "trace_stats.h"
 
@@ -85,6 +87,15 @@ static double angdiff(double a, double b)
 	return d;
 }
 
+/* a finished movement segment from t0 to t1 (its first and last sample) */
+static int end_seg(struct vec *len, struct vec *dur, double l, int64_t t0,
+		   int64_t t1)
+{
+	int rc = push(len, l);
+
+	return rc ? rc : push(dur, (double)(t1 - t0) * 1e-9);
+}
+
 /* last time (ns) entity e fired, hit or was hit at or before t; uses a
  * per-entity sorted list of event times */
 static int fighting(const int64_t *times, size_t n, size_t *cursor, int64_t t,
@@ -154,13 +165,12 @@ int trace_stats(const struct trace *t, const struct trace_events *ev,
 						       (double)p->t_ns * 1e-9 -
 							       path_start);
 				path_start = -1;
-				if (in_seg && seg_len > 0)
-					rc = rc ? rc : push(&seglen, seg_len);
-				if (in_seg && p)
+				/* in_seg: p is the segment's last sample */
+				if (in_seg)
 					rc = rc ? rc
-						: push(&segs, (double)(p->t_ns -
-								       seg_t0) *
-								      1e-9);
+						: end_seg(&seglen, &segs,
+							  seg_len, seg_t0,
+							  p->t_ns);
 				in_seg = 0;
 				continue;
 			}
@@ -215,11 +225,11 @@ int trace_stats(const struct trace *t, const struct trace_events *ev,
 
 				if (v < o->move_speed || jump ||
 				    fabs(angdiff(seg_h, h)) > o->seg_turn_deg) {
-					rc = rc ? rc : push(&seglen, seg_len);
+					/* s is not part of it: it ended at p */
 					rc = rc ? rc
-						: push(&segs, (double)(s->t_ns -
-								       seg_t0) *
-								      1e-9);
+						: end_seg(&seglen, &segs,
+							  seg_len, seg_t0,
+							  p->t_ns);
 					in_seg = 0;
 				} else {
 					seg_len +=
@@ -233,13 +243,10 @@ int trace_stats(const struct trace *t, const struct trace_events *ev,
 				seg_h = atan2(s->vy, s->vx) * 180 / M_PI;
 			}
 		}
-		if (in_seg && e.n) {
-			rc = rc ? rc : push(&seglen, seg_len);
+		if (in_seg)
 			rc = rc ? rc
-				: push(&segs,
-				       (double)(e.s[e.n - 1].t_ns - seg_t0) *
-					       1e-9);
-		}
+				: end_seg(&seglen, &segs, seg_len, seg_t0,
+					  e.s[e.n - 1].t_ns);
 		if (e.n && path_start >= 0 &&
 		    (double)e.s[e.n - 1].t_ns * 1e-9 - path_start >=
 			    o->min_path_s)

@@ -4,8 +4,11 @@
  * never stand in or overlap a wall and never move faster than the
  * physics allows (checked with trace_check on the trace itself); the
  * events tell a consistent story (hits follow fire, deaths follow hits,
- * a dead bot's sample says alive=0 until its spawn event); bad configs
- * are refused.
+ * a dead bot's sample says alive=0 until its spawn event); every hit
+ * has line of sight from the shooter to the victim at that tick, on every
+ * shipped map; hurt bots fall back, peek and duck back, at most twice per
+ * fall-back; a picked-up item comes back exactly after its respawn time;
+ * bad configs are refused.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -13,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "geom.h"
 #include "sim.h"
 #include "testmap.h"
 #include "trace_check.h"
@@ -188,6 +192,183 @@ Test(world_sim, events_are_consistent)
 			}
 		}
 	}
+	trace_free(&t);
+	trace_events_free(&ev);
+	map_free(&m);
+}
+
+/* the sample of entity e at time t_ns (samples are ordered by time,
+ * then entity) */
+static const struct trace_sample *sample_at(const struct trace *t, int64_t t_ns,
+					    uint32_t e)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct trace_sample *s = &t->s[mid];
+
+		if (s->t_ns < t_ns || (s->t_ns == t_ns && s->entity < e))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	cr_assert(lo < t->n && t->s[lo].t_ns == t_ns && t->s[lo].entity == e,
+		  "no sample of %u at %lld", e, (long long)t_ns);
+	return &t->s[lo];
+}
+
+/* Every hit is a shot the shooter could see: a clear line from the
+ * shooter to the victim in the samples of the hit's tick (what the trace
+ * shows) and to the victim's position the hit event records (where it was
+ * at the shot, which may be after its own move in that tick). Returns the
+ * number of hits. */
+static size_t hits_have_los(const char *name, int bots, double secs,
+			    uint64_t seed)
+{
+	struct map m;
+	struct trace t;
+	struct trace_events ev;
+	size_t len, hits = 0;
+	char *bytes;
+
+	tm_load(&m, name);
+	bytes = run_bytes(&m, seed, bots, secs, &len, &t, &ev);
+	free(bytes);
+	for (size_t i = 0; i < ev.n; i++) {
+		const struct trace_event *e = &ev.e[i];
+		const struct trace_sample *a, *v;
+
+		if (e->kind != TRACE_EV_HIT)
+			continue;
+		hits++;
+		a = sample_at(&t, e->t_ns, e->entity);
+		v = sample_at(&t, e->t_ns, e->target);
+		cr_assert(a->alive && v->alive, "%s: hit by or on the dead",
+			  name);
+		cr_assert(geom_los(&m, a->x, a->y, v->x, v->y),
+			  "%s: %u hit %u through a wall at %.6f s", name,
+			  e->entity, e->target, e->t_ns * 1e-9);
+		cr_assert(geom_los(&m, a->x, a->y, e->x, e->y),
+			  "%s: %u hit %u at a hidden spot at %.6f s", name,
+			  e->entity, e->target, e->t_ns * 1e-9);
+	}
+	trace_free(&t);
+	trace_events_free(&ev);
+	map_free(&m);
+	return hits;
+}
+
+Test(world_sim, hits_need_line_of_sight)
+{
+	static const struct {
+		const char *map;
+		int bots;
+		double secs;
+	} runs[] = {
+		{"dust", 10, 300}, {"arena", 16, 120}, {"field", 10, 120},
+		{"loop", 4, 120},  {"loop2", 3, 120},  {"loop3", 3, 120},
+	};
+
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		size_t n = hits_have_los(runs[i].map, runs[i].bots,
+					 runs[i].secs, 5);
+
+		/* not vacuous: these runs hit (before the fix, about one
+		 * hit in twenty on dust went through a wall) */
+		cr_assert_gt(n, 10, "%s: only %zu hits", runs[i].map, n);
+	}
+}
+
+/* Fall back, peek, duck back (docs/world.md, Bots): peeks happen, some
+ * end in a duck-back after shooting, and a fall-back never has more than
+ * two peeks. Counters come from the sim itself. */
+static void peek_cycle(const char *name, int bots, double secs, uint64_t seed)
+{
+	struct map m;
+	struct sim_config c;
+	struct trace t;
+	struct trace_events ev;
+	struct sim_stats st;
+
+	tm_load(&m, name);
+	sim_config_defaults(&c);
+	c.seed = seed;
+	c.nbots = bots;
+	c.duration_s = secs;
+	trace_init(&t);
+	trace_events_init(&ev);
+	cr_assert_eq(sim_run_stats(&m, &c, &t, &ev, &st), 0);
+	cr_log_info("%s: %ld fall-backs, %ld peeks, %ld duck-backs", name,
+		    st.fallbacks, st.peeks, st.duckbacks);
+	cr_assert_gt(st.fallbacks, 0, "%s: nobody fell back", name);
+	cr_assert_gt(st.peeks, 0, "%s: nobody peeked", name);
+	cr_assert_gt(st.duckbacks, 0, "%s: nobody ducked back", name);
+	/* a duck-back ends a peek; a peek starts from a fall-back's cover */
+	cr_assert_leq(st.duckbacks, st.peeks);
+	cr_assert_leq(st.peeks, 2 * st.fallbacks);
+	cr_assert_eq(st.max_peeks, 2, "%s: most peeks in a fall-back %d", name,
+		     st.max_peeks);
+	trace_free(&t);
+	trace_events_free(&ev);
+	map_free(&m);
+}
+
+Test(world_sim, peek_and_duck_back)
+{
+	peek_cycle("dust", 10, 300, 1);
+	peek_cycle("arena", 8, 120, 1);
+	peek_cycle("field", 10, 120, 1);
+}
+
+/* One bot alone in a one-cell deathmatch room standing on an armor item
+ * (5 points, respawn 2 s): it touches the item wherever it stands, so it
+ * takes the item at t = 0 and again exactly when it reappears, every
+ * 2 s, until its armor is full. */
+Test(world_sim, item_reappears_after_respawn_time)
+{
+	static const char txt[] = "reckon-map 1\n"
+				  "name closet\n"
+				  "mode deathmatch\n"
+				  "cell 64\n"
+				  "spawn 0 a\n"
+				  "item armor 5 2 a\n"
+				  "grid\n"
+				  "a\n"
+				  "end\n";
+	struct map m;
+	struct sim_config c;
+	struct trace t;
+	struct trace_events ev;
+	char err[200] = "";
+	int64_t last = -1;
+	int n = 0;
+
+	cr_assert_eq(map_parse(txt, strlen(txt), &m, err, sizeof(err)), 0, "%s",
+		     err);
+	sim_config_defaults(&c);
+	c.nbots = 1;
+	c.duration_s = 21;
+	trace_init(&t);
+	trace_events_init(&ev);
+	cr_assert_eq(sim_run(&m, &c, &t, &ev), 0);
+	for (size_t i = 0; i < ev.n; i++) {
+		const struct trace_event *e = &ev.e[i];
+
+		if (e->kind != TRACE_EV_PICKUP)
+			continue;
+		cr_assert_eq(e->target, 0);
+		cr_assert_eq(e->value, 5);
+		if (last < 0)
+			cr_assert_eq(e->t_ns, 0);
+		else
+			cr_assert_eq(e->t_ns - last, 2000000000LL,
+				     "picked up %lld ns after the last",
+				     (long long)(e->t_ns - last));
+		last = e->t_ns;
+		n++;
+	}
+	cr_assert_eq(n, 11); /* 0, 2, ..., 20 s */
 	trace_free(&t);
 	trace_events_free(&ev);
 	map_free(&m);

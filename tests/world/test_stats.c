@@ -1,7 +1,10 @@
 /*
  * test_stats.c: trace statistics on hand-made traces whose answers are
  * known exactly: a bot runs east at 100 u/s for 10 s, stands 5 s, runs
- * south for 10 s; a second bot's life is split by a position jump.
+ * south for 10 s; a second bot's life is split by a position jump; a
+ * third dies in mid-run and lives one moving sample between deaths, and
+ * its segments still have one length per duration and length = speed x
+ * duration.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -63,9 +66,11 @@ Test(world_stats, known_answers)
 	/* the one yaw change, 90 degrees in one tick */
 	cr_assert_float_eq(st.turn_view.max, 90.0 * HZ, 1e-6);
 	cr_assert_float_eq(st.turn_heading.max, 0, 1e-12);
-	/* two segments of 10 s (the second ends with the trace) */
+	/* two segments of 640 samples (the second ends with the trace):
+	 * 10 s less one tick from the first sample to the last */
 	cr_assert_eq(st.seg_len.n, 2);
-	cr_assert_float_eq(st.seg_s.max, 10.0, 1e-9);
+	cr_assert_eq(st.seg_s.n, 2);
+	cr_assert_float_eq(st.seg_s.max, 10.0 - 1.0 / HZ, 1e-9);
 	cr_assert_float_eq(st.seg_len.max, 1000.0 - 100.0 / HZ, 1e-6);
 	/* one path of the whole life */
 	cr_assert_eq(st.path_s.n, 1);
@@ -96,5 +101,56 @@ Test(world_stats, jumps_split_paths_and_short_ones_drop)
 	cr_assert_float_eq(st.path_s.p10, 8.0 - 1.0 / HZ, 1e-9);
 	cr_assert_eq(st.have_events, 0);
 	cr_assert_float_eq(st.frac_fighting, 0, 0);
+	trace_free(&t);
+}
+
+static void dead(struct trace *t, uint32_t e, int k0, int k1, double x,
+		 double y)
+{
+	for (int k = k0; k < k1; k++) {
+		struct trace_sample s = {
+			.t_ns = (int64_t)k * 15625000,
+			.entity = e,
+			.alive = 0,
+			.x = x,
+			.y = y,
+		};
+		cr_assert_eq(trace_append(t, &s), 0);
+	}
+}
+
+/* Segments ended by a death, by a turn and by the end of the trace, and
+ * a one-sample life: every segment counts once in both the length and
+ * the duration distributions, and each covers the same samples in both
+ * (here length = 100 u/s x duration). */
+Test(world_stats, segment_lengths_and_durations_agree)
+{
+	struct trace t;
+	struct trace_stats_opts o;
+	struct trace_stats st;
+	double x = 0, y = 0;
+
+	trace_init(&t);
+	t.tick_ns = 15625000;
+	leg(&t, 0, 0, 2 * HZ, &x, &y, 100, 0, 0);	       /* 128 samples */
+	dead(&t, 0, 2 * HZ, 2 * HZ + 3, x, y);		       /* dies */
+	x = 3000;					       /* respawn */
+	leg(&t, 0, 2 * HZ + 3, 2 * HZ + 4, &x, &y, 100, 0, 0); /* one */
+	dead(&t, 0, 2 * HZ + 4, 2 * HZ + 6, x, y);	       /* dies again */
+	x = 0;
+	y = 500;
+	leg(&t, 0, 2 * HZ + 6, 4 * HZ + 6, &x, &y, 100, 0, 0);	/* 128 east */
+	leg(&t, 0, 4 * HZ + 6, 5 * HZ + 6, &x, &y, 0, 100, 90); /* 64 south */
+	trace_stats_defaults(&o);
+	cr_assert_eq(trace_stats(&t, NULL, &o, &st), 0);
+	cr_assert_eq(st.seg_len.n, 4);
+	cr_assert_eq(st.seg_s.n, 4);
+	/* sorted: 0 (the one sample), 63, 127, 127 ticks */
+	cr_assert_float_eq(st.seg_s.max, 127.0 / HZ, 1e-9);
+	cr_assert_float_eq(st.seg_len.max, 127.0 * 100 / HZ, 1e-6);
+	cr_assert_float_eq(st.seg_s.mean, (63.0 + 127 + 127) / 4 / HZ, 1e-9);
+	cr_assert_float_eq(st.seg_len.mean, 100 * st.seg_s.mean, 1e-6);
+	cr_assert_float_eq(st.seg_s.p10, 0, 0);
+	cr_assert_float_eq(st.seg_len.p10, 0, 0);
 	trace_free(&t);
 }

@@ -2,8 +2,9 @@
  * test_trace.c: the trace and events CSV formats, the importer and the
  * checker. Written traces read back equal to the printed precision;
  * malformed files are rejected with their line; the importer maps
- * columns, numbers names and counts bad rows; trace_check finds each kind
- * of corruption and nothing in a clean trace.
+ * columns, numbers names and counts bad rows, keeps time right with a row
+ * period when rows are rejected, and takes any 32-bit entity ids;
+ * trace_check finds each kind of corruption and nothing in a clean trace.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -252,6 +253,125 @@ Test(world_trace, import_maps_columns_and_counts_bad_rows)
 		     -EINVAL);
 	fclose(f);
 	cr_assert(strstr(err, "py"), "%s", err);
+}
+
+/* --tick-ms: each entity's rows are numbered in file order, and a
+ * rejected row keeps its number, so the rows after it stay at their
+ * time. Two players walk east at 120 u/s (1.2 u per 10 ms row); alice has
+ * a malformed row in the middle, bob has none. */
+Test(world_trace, import_tick_rejected_rows_keep_their_slot)
+{
+	struct trace_import_opts o;
+	struct trace_import_report rep;
+	struct trace t;
+	char err[200] = "";
+	char *csv = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&csv, &len);
+
+	fprintf(f, "who,px,py\n");
+	for (int k = 0; k < 10; k++) {
+		if (k == 4)
+			fprintf(f, "alice,oops,0\n");
+		else
+			fprintf(f, "alice,%.1f,0\n", 1.2 * k);
+		fprintf(f, "bob,%.1f,50\n", 1.2 * k);
+	}
+	fprintf(f, ",1,1\n"); /* no entity: no slot to use, skipped */
+	fclose(f);
+	trace_import_defaults(&o);
+	o.tick_ns = 10000000;
+	cr_assert_eq(trace_import_mapping("entity=who,x=px,y=py", &o, err,
+					  sizeof(err)),
+		     0, "%s", err);
+	f = mem(csv);
+	cr_assert_eq(trace_import_csv(f, &o, &t, &rep, err, sizeof(err)), 0,
+		     "%s", err);
+	fclose(f);
+	cr_assert_eq(rep.rows, 21);
+	cr_assert_eq(rep.rejected, 2);
+	cr_assert_eq(t.n, 19);
+	cr_assert_eq(t.tick_ns, 10000000);
+	for (size_t i = 0; i < t.n; i++) {
+		const struct trace_sample *s = &t.s[i];
+		int k = (int)llround(s->x / 1.2);
+
+		/* the sample's time is its row's slot */
+		cr_assert_eq(s->t_ns, (int64_t)k * 10000000, "entity %u x %g",
+			     s->entity, s->x);
+		cr_assert(s->entity != 0 || k != 4, "the bad row came back");
+		/* the true speed, also across alice's gap (20 ms, 2.4 u) */
+		if (k > 0)
+			cr_assert_float_eq(s->vx, 120, 1e-6,
+					   "entity %u at %d: vx %g", s->entity,
+					   k, s->vx);
+	}
+	trace_free(&t);
+	free(csv);
+}
+
+/* Entity ids are any numbers up to 2^32-2 and many of them: memory goes
+ * with the ids present, not their size (with a row period the importer
+ * used to allocate a counter for every id up to the largest). */
+Test(world_trace, import_large_and_many_entity_ids)
+{
+	static const uint32_t big[] = {4294967294u, 7, 4000000000u};
+	struct trace_import_opts o;
+	struct trace_import_report rep;
+	struct trace t;
+	char err[200] = "";
+	char *csv = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&csv, &len);
+	enum { MANY = 5000 };
+
+	fprintf(f, "id,x,y\n");
+	for (int k = 0; k < 3; k++)
+		for (int e = 0; e < 3; e++)
+			fprintf(f, "%u,%d,%d\n", big[e], 10 * k, e);
+	fclose(f);
+	trace_import_defaults(&o);
+	o.tick_ns = 50000000;
+	cr_assert_eq(
+		trace_import_mapping("entity=id,x=x,y=y", &o, err, sizeof(err)),
+		0);
+	f = mem(csv);
+	cr_assert_eq(trace_import_csv(f, &o, &t, &rep, err, sizeof(err)), 0,
+		     "%s", err);
+	fclose(f);
+	free(csv);
+	cr_assert_eq(rep.rejected, 0);
+	cr_assert_eq(t.n, 9);
+	for (size_t i = 0; i < t.n; i++) {
+		/* sorted by (time, entity): 7, 4000000000, 4294967294 */
+		static const uint32_t order[] = {7, 4000000000u, 4294967294u};
+
+		cr_assert_eq(t.s[i].entity, order[i % 3]);
+		cr_assert_eq(t.s[i].t_ns, (int64_t)(i / 3) * 50000000);
+		if (i >= 3)
+			cr_assert_float_eq(t.s[i].vx, 200, 1e-9);
+	}
+	trace_free(&t);
+
+	/* many ids, scattered over the 32-bit range, rows interleaved */
+	csv = NULL;
+	f = open_memstream(&csv, &len);
+	fprintf(f, "id,x,y\n");
+	for (int k = 0; k < 2; k++)
+		for (uint32_t e = 0; e < MANY; e++)
+			fprintf(f, "%u,%d,0\n", e * 858993u + 3u, k);
+	fclose(f);
+	f = mem(csv);
+	cr_assert_eq(trace_import_csv(f, &o, &t, &rep, err, sizeof(err)), 0,
+		     "%s", err);
+	fclose(f);
+	free(csv);
+	cr_assert_eq(t.n, 2 * MANY);
+	for (size_t i = 0; i < t.n; i++) {
+		cr_assert_eq(t.s[i].t_ns, i < MANY ? 0 : 50000000);
+		cr_assert_float_eq(t.s[i].vx, i < MANY ? 0 : 20, 1e-9);
+	}
+	trace_free(&t);
 }
 
 static size_t check_one(struct trace *t, const struct map *m)
