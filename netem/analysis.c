@@ -17,10 +17,11 @@
 #include "netem_analysis.h"
 
 #define NS_MAX 4
+#define TWO32  4294967296.0
 
 static double pr(uint32_t p)
 {
-	return (double)p / 4294967296.0;
+	return (double)p / TWO32;
 }
 
 /* Solve pi P = pi, sum pi = 1 by Gaussian elimination with partial
@@ -100,7 +101,7 @@ int netem_loss_analytic(const struct netem_spec *s, double *rate, double *burst)
 	switch (s->loss_model) {
 	case NETEM_LOSS_RANDOM: {
 		/* lost when loss >= U, U uniform on 0..2^32-1 */
-		double p = s->loss ? (s->loss + 1.0) / 4294967296.0 : 0;
+		double p = s->loss ? (s->loss + 1.0) / TWO32 : 0;
 
 		if (s->loss_corr)
 			return -ENOTSUP;
@@ -165,6 +166,16 @@ int netem_loss_analytic(const struct netem_spec *s, double *rate, double *burst)
 	}
 }
 
+/* sum of max(0, c + k) over the integers k in [a, b) (c, a, b integral) */
+static double ramp_sum(double c, double a, double b)
+{
+	double lo = fmax(a, -c);
+
+	if (lo >= b)
+		return 0;
+	return (b - lo) * (c + (lo + b - 1) / 2);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -186,19 +197,20 @@ int netem_delay_analytic(const struct netem_spec *s, double *mean_ns,
 		return 0;
 	}
 	if (s->dist == NETEM_DIST_UNIFORM) {
-		/* uniform on the integers mu-J .. mu+J-1, clipped at 0 */
-		double lo = mu - J, hi = mu + J - 1, m;
+		/* mu - J + rnd % M, M = 2J, clipped at 0: offsets below
+		 * r = 2^32 mod M have q + 1 draws, the others q */
+		double M = 2 * J, q = floor(TWO32 / M), r = TWO32 - q * M;
+		double c = mu - J, target = ceil(0.99 * TWO32), k;
 
-		if (lo >= 0) {
-			m = (lo + hi) / 2;
-		} else if (hi <= 0) {
-			m = 0;
-		} else {
-			/* sum over 0..hi of k, divided by the 2J values */
-			m = hi * (hi + 1) / 2 / (2 * J);
-		}
-		*mean_ns = m;
-		*p99_ns = fmax(0, lo + ceil(0.99 * 2 * J) - 1);
+		*mean_ns =
+			((q + 1) * ramp_sum(c, 0, r) + q * ramp_sum(c, r, M)) /
+			TWO32;
+		/* smallest offset k whose cumulative count reaches 99% */
+		if (r * (q + 1) >= target)
+			k = ceil(target / (q + 1)) - 1;
+		else
+			k = r + ceil((target - r * (q + 1)) / q) - 1;
+		*p99_ns = fmax(0, c + k);
 		return 0;
 	}
 	{
@@ -209,13 +221,10 @@ int netem_delay_analytic(const struct netem_spec *s, double *mean_ns,
 		if (netem_dist_builtin(s->dist, t) < 0)
 			return -ENOTSUP;
 		for (i = 0; i < n; i++) {
-			/* the draw that selects entry i */
-			uint32_t rnd =
-				(uint32_t)(((uint64_t)i << 32) / (uint64_t)n);
-
-			d[i] = (double)netem_tabledist(s->latency_ns,
-						       (int32_t)s->jitter_ns,
-						       rnd, t, (uint32_t)n);
+			/* rnd = i selects entry i (rnd % n) */
+			d[i] = (double)netem_tabledist(
+				s->latency_ns, (int32_t)s->jitter_ns,
+				(uint32_t)i, t, (uint32_t)n);
 			if (d[i] < 0)
 				d[i] = 0;
 			sum += d[i];

@@ -1,17 +1,14 @@
 /*
  * dist.c: generation of netem's built-in delay distribution tables, the
- * .dist text parser and tabledist(). tabledist() maps the u32 draw to a
- * table index or a uniform offset by multiply-shift, (rnd * range) >> 32,
- * where the kernel takes rnd % range: the two agree in distribution (exactly
- * for power-of-two tables) but the modulo keeps only the low bits of a
- * correlated draw, which carry none of its correlation. Table formulas follow
- * iproute2's netem/normal.c, pareto.c and paretonormal.c (from NIST Net):
- * normal is the inverse of Phi(x) = 0.5 + 0.5 erf(x / sqrt 2) sampled on a 5e-5
- * grid over
- * [-10, 10.05) into 16384 bins, every 4th bin kept; pareto (a = 3) is
- * u^(-1/a) - 1.5 scaled by 4/3 for u = i/65536, i = 65536, 65520, ..., 16;
- * paretonormal is (normal + 3 pareto) / 4 with C integer division. Values
- * are scaled by NETEM_DIST_SCALE and clipped to the s16 range.
+ * .dist text parser and tabledist(), which picks the table entry or the
+ * uniform offset with rnd % range exactly as the kernel does. Table
+ * formulas follow iproute2's netem/normal.c, pareto.c and paretonormal.c
+ * (from NIST Net): normal is the inverse of Phi(x) = 0.5 + 0.5 erf(x /
+ * sqrt 2) sampled on a 5e-5 grid over [-10, 10.05) into 16384 bins, every
+ * 4th bin kept; pareto (a = 3) is u^(-1/a) - 1.5 scaled by 4/3 for
+ * u = i/65536, i = 65536, 65520, ..., 16; paretonormal is (normal +
+ * 3 pareto) / 4 with C integer division. Values are scaled by
+ * NETEM_DIST_SCALE and clipped to the s16 range.
  */
 #include <errno.h>
 #include <math.h>
@@ -231,11 +228,11 @@ int64_t netem_tabledist(int64_t mu, int32_t sigma, uint32_t rnd,
 
 	if (sigma == 0)
 		return mu;
+	/* the kernel's u32 arithmetic: 2 * sigma <= 2^32 - 2 */
 	if (!t)
-		return (int64_t)(((uint64_t)rnd * (2 * (uint64_t)sigma)) >>
-				 32) +
-		       mu - sigma;
-	v = t[((uint64_t)rnd * n) >> 32];
+		return (int64_t)(rnd % (2 * (uint32_t)sigma)) + mu - sigma;
+	/* the same entry as rnd % n; 4096-entry tables skip the divide */
+	v = t[(n & (n - 1)) ? rnd % n : rnd & (n - 1)];
 	x = (int64_t)(sigma % NETEM_DIST_SCALE) * v;
 	if (x >= 0)
 		x += NETEM_DIST_SCALE / 2;

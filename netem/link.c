@@ -1,8 +1,9 @@
 /*
  * link.c: one directed netem link. netem_link_enqueue follows the kernel's
  * netem_enqueue() (net/sched/sch_netem.c, Linux 6.12) step by step:
- * duplicate decision, loss model, corruption, queue limit, enqueue of the
- * duplicate as a fresh packet that cannot duplicate again, then either the
+ * duplicate decision, loss model (or CE mark, which the duplicate cloned
+ * after it inherits), corruption, queue limit, enqueue of the duplicate as
+ * a fresh packet that cannot duplicate again, then either the
  * reorder-to-head path or the delayed path (tabledist jitter, then rate:
  * tts = max(last tts, now + delay) + packet time). netem_link_dequeue
  * follows netem_dequeue(): reordered packets first, then the earliest due
@@ -110,7 +111,9 @@ static int spec_valid(const struct netem_spec *s)
 	return 1;
 }
 
-/* Numeric parameters only (used by schedules): no state reset. */
+/* Numeric parameters only (used by schedules): no state reset. The
+ * loss-model state restarts only when the model itself changes; the
+ * reorder counter, correlation memory and slot phase go on. */
 static void apply_numbers(struct netem_link *l, const struct netem_spec *s)
 {
 	if (s->loss_model != l->spec.loss_model)
@@ -126,11 +129,17 @@ static void apply_numbers(struct netem_link *l, const struct netem_spec *s)
 	l->c_dup.rho = s->duplicate_corr;
 	l->c_corrupt.rho = s->corrupt_corr;
 	l->c_reorder.rho = s->reorder_corr;
+	/* get_slot(): a slot with no delay at all is off. A schedule that
+	 * turns one on keeps slot_next and the budgets, so the first
+	 * dequeue with a packet waiting starts a slot */
+	l->slot_on = s->slot && (s->slot_min_ns || s->slot_max_ns ||
+				 s->slot_dist_jitter_ns);
 }
 
 /* Full replacement, as netem_change() does with every attribute given:
- * tables reloaded, loss model state and correlation memory reset, slot
- * restarted at now. */
+ * tables reloaded, the reorder counter zeroed, loss-model state and
+ * correlation memory reset, slot budgets refilled and the slot restarted
+ * at now (get_slot()). The random streams and queued packets are kept. */
 static int apply_spec(struct netem_link *l, const struct netem_spec *s,
 		      int64_t now_ns)
 {
@@ -170,9 +179,10 @@ static int apply_spec(struct netem_link *l, const struct netem_spec *s,
 	l->c_dup.last = netem_rng_u32(&l->r_init);
 	l->c_corrupt.last = netem_rng_u32(&l->r_init);
 	l->c_reorder.last = netem_rng_u32(&l->r_init);
-	l->slot_on = s->slot;
+	l->counter = 0;
 	l->slot_next = now_ns;
-	l->packets_left = l->bytes_left = 0;
+	l->packets_left = s->slot_packets ? s->slot_packets : INT32_MAX;
+	l->bytes_left = s->slot_bytes ? s->slot_bytes : INT32_MAX;
 	return 0;
 }
 
@@ -404,8 +414,10 @@ struct copy_res {
 	int corrupted, reordered, ecn;
 };
 
+/* ect: the packet is ECN-capable; ce: it is CE-marked already (a clone of
+ * a marked original). */
 static int enqueue_one(struct netem_link *l, int64_t now, uint32_t len,
-		       uint64_t cookie, int depth, int ect,
+		       uint64_t cookie, int depth, int ect, int ce,
 		       struct copy_res *orig, struct copy_res *dup)
 {
 	const struct netem_spec *s = &l->spec;
@@ -414,7 +426,8 @@ static int enqueue_one(struct netem_link *l, int64_t now, uint32_t len,
 	/* the packet's fields stay in registers until its queue slot is
 	 * known, then go straight there (no struct copied through the stack) */
 	int32_t cbyte = -1;
-	uint8_t cbit = 0, flags = depth ? NETEM_PKT_DUP : 0;
+	uint8_t cbit = 0,
+		flags = (depth ? NETEM_PKT_DUP : 0) | (ce ? NETEM_PKT_CE : 0);
 	uint64_t seq;
 
 	memset(orig, 0, sizeof(*orig));
@@ -456,11 +469,13 @@ static int enqueue_one(struct netem_link *l, int64_t now, uint32_t len,
 		orig->drop = NETEM_DROP_LIMIT;
 		return 0;
 	}
-	/* 5. the duplicate goes through the whole pipeline first */
+	/* 5. the duplicate goes through the whole pipeline first; it was
+	 * cloned after the loss step, so it carries the original's CE mark */
 	if (count > 1) {
 		struct copy_res unused;
 
-		rc = enqueue_one(l, now, len, cookie, 1, ect, dup, &unused);
+		rc = enqueue_one(l, now, len, cookie, 1, ect, orig->ecn, dup,
+				 &unused);
 		if (rc < 0)
 			return rc;
 	}
@@ -570,7 +585,7 @@ int netem_link_enqueue_ecn(struct netem_link *l, int64_t now_ns, uint32_t len,
 		return -EINVAL;
 	sched_update(l, now_ns);
 	memset(&d, 0, sizeof(d));
-	rc = enqueue_one(l, now_ns, len, cookie, 0, ect, &o, &d);
+	rc = enqueue_one(l, now_ns, len, cookie, 0, ect, 0, &o, &d);
 	if (rc < 0)
 		return rc;
 	l->ctr.in++;

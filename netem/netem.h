@@ -81,7 +81,9 @@ int netem_link_new(const struct netem_spec *s, uint64_t seed, uint64_t link_id,
 void netem_link_free(struct netem_link *l);
 
 /* Replace the spec at time now_ns. Unlike tc's sticky attributes this is a
- * full replacement; queued packets keep their delivery times. */
+ * full replacement, with netem_change()'s resets: the reorder counter,
+ * loss-model state, correlation memory and slot start over. Queued packets
+ * keep their delivery times; the random streams go on. */
 int netem_link_set_spec(struct netem_link *l, const struct netem_spec *s,
 			int64_t now_ns);
 const struct netem_spec *netem_link_spec(const struct netem_link *l);
@@ -129,8 +131,9 @@ int netem_link_enqueue_ecn(struct netem_link *l, int64_t now_ns, uint32_t len,
 
 /* Follow a schedule or trace from origin_ns on, over the link's current
  * spec as the base (netem_link_set_spec replaces the base and keeps the
- * schedule). The link copies sched; NULL removes it. Scheduled changes keep
- * the loss-model state and correlation memory (no reset). */
+ * schedule). The link copies sched; NULL removes it. Scheduled changes
+ * reset nothing: the loss-model state (unless the model changes), the
+ * correlation memory, the reorder counter and the slot go on. */
 int netem_link_set_schedule(struct netem_link *l, const struct netem_sched *s,
 			    int64_t origin_ns);
 

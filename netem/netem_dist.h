@@ -46,11 +46,10 @@ netem_dist_lookup(const struct netem_dist_registry *reg, const char *name);
 /* Mean and standard deviation of a table in sigma units (value/8192). */
 void netem_dist_moments(const int16_t *t, size_t n, double *mean, double *sd);
 
-/* netem's tabledist() (sch_netem.c): mu exactly when sigma is 0; uniform
- * [mu-sigma, mu+sigma) from rnd when t is NULL; else mu + sigma*t/8192
- * rounded half away from zero as the kernel splits it. The draw selects
- * by multiply-shift ((rnd * range) >> 32), not the kernel's modulo, so
- * that a correlated draw gives correlated delays. */
+/* netem's tabledist() (sch_netem.c): mu exactly when sigma is 0; else
+ * mu - sigma + rnd % (2 sigma) when t is NULL (uniform, with the kernel's
+ * modulo bias); else mu + sigma * t[rnd % n] / 8192, rounded half away
+ * from zero as the kernel splits it. */
 int64_t netem_tabledist(int64_t mu, int32_t sigma, uint32_t rnd,
 			const int16_t *t, uint32_t n);
 

@@ -15,7 +15,10 @@
 
 #include "netem_spec.h"
 
-/* Parameters a schedule can move. */
+/* Parameters a schedule can move: every numeric field of the spec. The
+ * first ten keep their old values. Times are ns, probabilities u32
+ * fractions, rate bytes/s; the others are integers (rounded to the nearest
+ * when a ramp passes between them). */
 enum netem_param {
 	NETEM_PARAM_DELAY = 0, /* ns */
 	NETEM_PARAM_JITTER,    /* ns */
@@ -27,6 +30,30 @@ enum netem_param {
 	NETEM_PARAM_REORDER,
 	NETEM_PARAM_RATE,  /* bytes/s; 0 = unlimited */
 	NETEM_PARAM_LIMIT, /* packets */
+	NETEM_PARAM_DUPLICATE_CORR,
+	NETEM_PARAM_CORRUPT_CORR,
+	NETEM_PARAM_REORDER_CORR,
+	NETEM_PARAM_GAP, /* packets */
+	/* 4-state model; each switches the model to "state" */
+	NETEM_PARAM_P13,
+	NETEM_PARAM_P31,
+	NETEM_PARAM_P32,
+	NETEM_PARAM_P23,
+	NETEM_PARAM_P14,
+	/* Gilbert-Elliott, as typed; each switches the model to "gemodel" */
+	NETEM_PARAM_GE_P,
+	NETEM_PARAM_GE_R,
+	NETEM_PARAM_GE_1H,
+	NETEM_PARAM_GE_1K,
+	NETEM_PARAM_OVERHEAD,	   /* bytes, may be negative */
+	NETEM_PARAM_CELL_SIZE,	   /* bytes */
+	NETEM_PARAM_CELL_OVERHEAD, /* bytes, may be negative */
+	NETEM_PARAM_SLOT_MIN,	   /* ns; uniform slot form */
+	NETEM_PARAM_SLOT_MAX,	   /* ns; uniform slot form */
+	NETEM_PARAM_SLOT_DELAY,	   /* ns; distribution slot form */
+	NETEM_PARAM_SLOT_JITTER,   /* ns; distribution slot form */
+	NETEM_PARAM_SLOT_PACKETS,  /* 0 = unlimited */
+	NETEM_PARAM_SLOT_BYTES,	   /* 0 = unlimited */
 	NETEM_PARAM_N,
 };
 
@@ -60,10 +87,16 @@ void netem_sched_free(struct netem_sched *s);
 /* The spec in force t_ns after the schedule's origin: base with every event
  * started by then applied in order (a ramp interpolates between t0 and t1).
  * *next_ns (may be NULL) gets the earliest time after t_ns at which the
- * result can change (t_ns + 1 inside a ramp, INT64_MAX when never). */
+ * result can change (t_ns + 1 inside a ramp, INT64_MAX when never). The
+ * result is always a valid spec: a slot maximum below the minimum is
+ * raised to it, and 4-state sums over 100% are cut (p14, then p31, gives
+ * way). */
 int netem_sched_eval(const struct netem_sched *s, const struct netem_spec *base,
 		     int64_t t_ns, struct netem_spec *out, int64_t *next_ns);
 
 const char *netem_param_name(enum netem_param p);
+
+/* The parameter a schedule or trace column name means; -EINVAL if none. */
+int netem_param_lookup(const char *name, enum netem_param *p);
 
 #endif

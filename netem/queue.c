@@ -14,7 +14,9 @@
  * pushes append and the spreading walks a list in order, so two entries
  * with the same key always share a bucket and keep their arrival order:
  * the first minimum in a list is the one that arrived first, which is the
- * (tts, seq) rule without storing seq in the key.
+ * (tts, seq) rule without storing seq in the key. Each bucket keeps its
+ * first smallest key as entries are appended, so finding the next minimum
+ * reads one bucket instead of walking its list.
  *
  * Why keys are not below last: link.c pops an entry only when its time is
  * at or before the dequeue time, so last <= the latest dequeue time; a
@@ -169,21 +171,20 @@ int netem_queue_init(struct netem_queue *q, size_t cap)
 	q->xminkey = 0;
 	/* the bucket heads live apart so that the link's hot fields stay
 	 * close together */
-	q->xhead = malloc(2 * NETEM_XBUCKETS * sizeof(*q->xhead));
-	q->xtail = q->xhead ? q->xhead + NETEM_XBUCKETS : NULL;
+	q->xb = malloc(NETEM_XBUCKETS * sizeof(*q->xb));
 	q->ring = malloc(q->rcap * sizeof(*q->ring));
 	q->heap = malloc(q->cap * sizeof(*q->heap));
 	q->pool = malloc(q->cap * sizeof(*q->pool));
 	q->xnode = malloc(q->cap * sizeof(*q->xnode));
 	q->free_idx = malloc(q->cap * sizeof(*q->free_idx));
 	q->stack = malloc(q->scap * sizeof(*q->stack));
-	if (!q->xhead || !q->ring || !q->heap || !q->pool || !q->xnode ||
+	if (!q->xb || !q->ring || !q->heap || !q->pool || !q->xnode ||
 	    !q->free_idx || !q->stack) {
 		netem_queue_free(q);
 		return -ENOMEM;
 	}
 	for (i = 0; i < NETEM_XBUCKETS; i++)
-		q->xhead[i] = q->xtail[i] = NIL;
+		q->xb[i].head = q->xb[i].tail = NIL;
 	for (i = 0; i < q->cap; i++)
 		q->free_idx[i] = (uint32_t)(q->cap - 1 - i);
 	return 0;
@@ -195,13 +196,13 @@ void netem_queue_free(struct netem_queue *q)
 	free(q->heap);
 	free(q->pool);
 	free(q->xnode);
-	free(q->xhead);
+	free(q->xb);
 	free(q->free_idx);
 	free(q->stack);
 	q->ring = q->stack = q->pool = NULL;
 	q->heap = NULL;
 	q->xnode = NULL;
-	q->xhead = q->xtail = NULL;
+	q->xb = NULL;
 	q->free_idx = NULL;
 	q->n = q->sn = q->rn = q->cap = q->scap = q->rcap = 0;
 	q->xn = q->hn = 0;
@@ -243,11 +244,18 @@ static inline uint32_t x_bucket(uint64_t key, uint64_t last)
 	return 1 + p * 64 + (uint32_t)((key >> (NETEM_XDIGIT * p)) & 63);
 }
 
-static inline void x_append(struct netem_queue *q, uint32_t b, uint32_t s)
+/* Append node s of key to bucket b, keeping the bucket's first smallest
+ * key up to date so that finding the minimum never walks a list. */
+static inline void x_append(struct netem_queue *q, uint32_t b, uint32_t s,
+			    uint64_t key)
 {
+	struct netem_xbucket *k = &q->xb[b];
+
 	q->xnode[s].next = NIL;
-	if (q->xhead[b] == NIL) {
-		q->xhead[b] = s;
+	if (k->head == NIL) {
+		k->head = s;
+		k->min = s;
+		k->mink = key;
 		if (b) {
 			uint32_t p = (b - 1) >> 6;
 
@@ -255,40 +263,36 @@ static inline void x_append(struct netem_queue *q, uint32_t b, uint32_t s)
 			q->xpos |= 1U << p;
 		}
 	} else {
-		q->xnode[q->xtail[b]].next = s;
+		q->xnode[k->tail].next = s;
+		if (key < k->mink) {
+			k->min = s;
+			k->mink = key;
+		}
 	}
-	q->xtail[b] = s;
+	k->tail = s;
 }
 
 /* Point xmin at the minimum (xn > 0): the head of bucket 0 if any (keys
  * equal to last, oldest first), else the first smallest key of the lowest
  * non-empty bucket (buckets order as their keys: by position, then
- * digit). */
+ * digit), which that bucket keeps. */
 static void x_find_min(struct netem_queue *q)
 {
-	uint32_t s, m, b, p;
-	uint64_t mk;
+	uint32_t b, p;
 
-	if (q->xhead[0] != NIL) {
-		q->xmin = q->xhead[0];
+	if (q->xb[0].head != NIL) {
+		q->xmin = q->xb[0].head;
 		q->xminb = 0;
 		q->xminkey = q->xlast;
 		return;
 	}
 	p = (uint32_t)lowbit(q->xpos);
 	b = 1 + p * 64 + (uint32_t)lowbit(q->xmask[p]);
-	m = q->xhead[b];
-	mk = q->xnode[m].key;
-	for (s = q->xnode[m].next; s != NIL; s = q->xnode[s].next)
-		if (q->xnode[s].key < mk) {
-			m = s;
-			mk = q->xnode[s].key;
-		}
-	q->xmin = m;
+	q->xmin = q->xb[b].min;
 	q->xminb = b;
-	q->xminkey = mk;
+	q->xminkey = q->xb[b].mink;
 	/* the next pop copies it out: start loading it now */
-	prefetch(&q->pool[m]);
+	prefetch(&q->pool[q->xmin]);
 }
 
 /* key >= xlast. An equal key does not displace the minimum: it came later. */
@@ -297,7 +301,7 @@ static void x_push(struct netem_queue *q, uint32_t s, uint64_t key)
 	uint32_t b = x_bucket(key, q->xlast);
 
 	q->xnode[s].key = key;
-	x_append(q, b, s);
+	x_append(q, b, s, key);
 	if (q->xn == 0 || key < q->xminkey) {
 		q->xmin = s;
 		q->xminb = b;
@@ -312,21 +316,23 @@ static uint32_t x_pop(struct netem_queue *q)
 
 	if (b == 0) {
 		/* keys equal to last: s is the head */
-		q->xhead[0] = q->xnode[s].next;
+		q->xb[0].head = q->xnode[s].next;
 	} else {
 		/* every bucket below b is empty: spread b over them */
-		c = q->xhead[b];
+		c = q->xb[b].head;
 		q->xlast = q->xminkey;
-		q->xhead[b] = NIL;
+		q->xb[b].head = NIL;
 		p = (b - 1) >> 6;
 		q->xmask[p] &= ~(1ULL << ((b - 1) & 63));
 		if (!q->xmask[p])
 			q->xpos &= ~(1U << p);
 		for (; c != NIL; c = nx) {
 			nx = q->xnode[c].next;
-			if (c != s)
-				x_append(q, x_bucket(q->xnode[c].key, q->xlast),
-					 c);
+			if (c != s) {
+				uint64_t k = q->xnode[c].key;
+
+				x_append(q, x_bucket(k, q->xlast), c, k);
+			}
 		}
 	}
 	if (--q->xn)

@@ -44,6 +44,12 @@ struct netem_xnode {
 /* Radix heap buckets: keys are read in 6-bit digits (11 positions). Bucket
  * 0 holds keys equal to last; bucket 1 + 64 p + d the keys whose highest
  * digit differing from last is at position p and has value d. */
+struct netem_xbucket {
+	uint64_t mink;	     /* smallest key in the list (buckets > 0) */
+	uint32_t head, tail; /* FIFO list through xnode */
+	uint32_t min;	     /* first node holding mink */
+};
+
 #define NETEM_XDIGIT   6
 #define NETEM_XPOS     11
 #define NETEM_XBUCKETS (1 + NETEM_XPOS * 64)
@@ -58,8 +64,8 @@ struct netem_queue {
 	size_t n, cap;		 /* n = xn + hn */
 
 	/* radix heap: FIFO lists per bucket, linked through xnode */
-	struct netem_xnode *xnode; /* cap nodes, xnode[i] for pool[i] */
-	uint32_t *xhead, *xtail; /* NETEM_XBUCKETS each, one allocation */
+	struct netem_xnode *xnode;  /* cap nodes, xnode[i] for pool[i] */
+	struct netem_xbucket *xb;   /* NETEM_XBUCKETS */
 	uint64_t xmask[NETEM_XPOS]; /* bit d: bucket (p, d) is not empty */
 	uint32_t xpos;		    /* bit p: xmask[p] != 0 */
 	uint64_t xlast;	  /* key of the last entry popped from the radix heap */

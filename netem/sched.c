@@ -1,9 +1,10 @@
 /*
  * sched.c: parsing and evaluation of time-varying impairment schedules and
  * CSV traces (see netem_sched.h). Both become a sorted list of step and
- * ramp events over spec parameters; evaluation starts from the base spec
- * and applies, in start order, every event that has begun, so a later
- * event overrides an earlier one for the same parameter.
+ * ramp events over the spec's numeric parameters; evaluation starts from
+ * the base spec and applies, in start order, every event that has begun,
+ * so a later event overrides an earlier one for the same parameter, then
+ * repairs what the events may have left inconsistent.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,8 +20,38 @@
 #define TOK_MAX 64
 
 static const char *const pnames[NETEM_PARAM_N] = {
-	"delay",     "jitter",	"delay-corr", "loss", "loss-corr",
-	"duplicate", "corrupt", "reorder",    "rate", "limit",
+	"delay",
+	"jitter",
+	"delay-corr",
+	"loss",
+	"loss-corr",
+	"duplicate",
+	"corrupt",
+	"reorder",
+	"rate",
+	"limit",
+	"duplicate-corr",
+	"corrupt-corr",
+	"reorder-corr",
+	"gap",
+	"p13",
+	"p31",
+	"p32",
+	"p23",
+	"p14",
+	"gemodel-p",
+	"gemodel-r",
+	"gemodel-1-h",
+	"gemodel-1-k",
+	"overhead",
+	"cellsize",
+	"celloverhead",
+	"slot-min",
+	"slot-max",
+	"slot-delay",
+	"slot-jitter",
+	"slot-packets",
+	"slot-bytes",
 };
 
 const char *netem_param_name(enum netem_param p)
@@ -28,7 +59,7 @@ const char *netem_param_name(enum netem_param p)
 	return p < NETEM_PARAM_N ? pnames[p] : "?";
 }
 
-static int param_lookup(const char *name, enum netem_param *p)
+int netem_param_lookup(const char *name, enum netem_param *p)
 {
 	int i;
 
@@ -47,13 +78,19 @@ static int param_value(enum netem_param p, const char *tok, double *v,
 	int64_t ns;
 	uint64_t rate;
 	uint32_t u;
+	int32_t i;
 	int rc;
 
 	switch (p) {
 	case NETEM_PARAM_DELAY:
 	case NETEM_PARAM_JITTER:
+	case NETEM_PARAM_SLOT_MIN:
+	case NETEM_PARAM_SLOT_MAX:
+	case NETEM_PARAM_SLOT_DELAY:
+	case NETEM_PARAM_SLOT_JITTER:
 		rc = netem_parse_time(tok, &ns, why);
-		if (rc == 0 && p == NETEM_PARAM_JITTER && ns > INT32_MAX) {
+		if (rc == 0 && ns > INT32_MAX &&
+		    (p == NETEM_PARAM_JITTER || p == NETEM_PARAM_SLOT_JITTER)) {
 			snprintf(why, NETEM_WHY_MAX,
 				 "%s is over 2147483647ns (netem's limit)",
 				 tok);
@@ -70,8 +107,24 @@ static int param_value(enum netem_param p, const char *tok, double *v,
 		*v = (double)rate;
 		return rc;
 	case NETEM_PARAM_LIMIT:
+	case NETEM_PARAM_GAP:
+	case NETEM_PARAM_CELL_SIZE:
+	case NETEM_PARAM_SLOT_PACKETS:
+	case NETEM_PARAM_SLOT_BYTES:
 		rc = netem_parse_u32(tok, &u, why);
+		if (rc == 0 && u > INT32_MAX &&
+		    (p == NETEM_PARAM_SLOT_PACKETS ||
+		     p == NETEM_PARAM_SLOT_BYTES)) {
+			snprintf(why, NETEM_WHY_MAX,
+				 "%s is over 2147483647 (netem's limit)", tok);
+			rc = -EINVAL;
+		}
 		*v = u;
+		return rc;
+	case NETEM_PARAM_OVERHEAD:
+	case NETEM_PARAM_CELL_OVERHEAD:
+		rc = netem_parse_s32(tok, &i, why);
+		*v = i;
 		return rc;
 	default:
 		rc = netem_parse_percent(tok, &u, why);
@@ -217,12 +270,12 @@ static int parse_statement(struct lex *x, struct netem_sched *s)
 		memset(&e, 0, sizeof(e));
 		e.t0 = t0;
 		e.t1 = t1;
-		if (param_lookup(tok, &e.param) < 0)
+		if (netem_param_lookup(tok, &e.param) < 0)
 			return lfail(x,
 				     "\"%s\": not a schedulable parameter "
-				     "(delay, jitter, delay-corr, loss, "
-				     "loss-corr, duplicate, corrupt, "
-				     "reorder, rate, limit)",
+				     "(delay, jitter, loss, rate, limit, "
+				     "p13, gemodel-p, slot-min, ...: see "
+				     "docs/netem.md)",
 				     tok);
 		if (t1 > t0) {
 			if (ltok(x, kw) != 1)
@@ -281,7 +334,7 @@ int netem_sched_parse(const char *text, struct netem_sched **out, char *err,
 
 /* ---- CSV traces ---- */
 
-#define TRACE_COLS 12
+#define TRACE_COLS (NETEM_PARAM_N + 1) /* time and every parameter */
 
 struct col {
 	int is_time;
@@ -319,7 +372,7 @@ static int header_col(struct lex *x, const char *name, struct col *c)
 		c->is_time = 1;
 		return 0;
 	}
-	if (param_lookup(base, &c->param) < 0)
+	if (netem_param_lookup(base, &c->param) < 0)
 		return lfail(x,
 			     "column \"%s\": not time or a schedulable "
 			     "parameter",
@@ -459,18 +512,60 @@ fail:
 
 /* ---- evaluation ---- */
 
+/* Switching to a loss model starts from tc's defaults for it (p13 = 0 or
+ * p = 0 with the implied rest, q_netem.c), so that the parameter the event
+ * sets is the only one given. */
+static void to_state(struct netem_spec *o)
+{
+	if (o->loss_model == NETEM_LOSS_STATE)
+		return;
+	o->loss_model = NETEM_LOSS_STATE;
+	o->p13 = o->p32 = o->p14 = 0;
+	o->p31 = o->p23 = UINT32_MAX;
+}
+
+static void to_gemodel(struct netem_spec *o)
+{
+	if (o->loss_model == NETEM_LOSS_GEMODEL)
+		return;
+	o->loss_model = NETEM_LOSS_GEMODEL;
+	o->ge_p = o->ge_1k = 0;
+	o->ge_r = o->ge_1h = UINT32_MAX;
+}
+
+static void to_slot(struct netem_spec *o, int dist)
+{
+	if (o->slot && o->slot_use_dist == dist)
+		return;
+	o->slot = 1;
+	o->slot_use_dist = dist;
+	o->slot_min_ns = o->slot_max_ns = 0;
+	o->slot_dist = NETEM_DIST_UNIFORM;
+	memset(o->slot_dist_name, 0, sizeof(o->slot_dist_name));
+	o->slot_dist_delay_ns = o->slot_dist_jitter_ns = 0;
+}
+
+static int64_t clamp_i64(double v, int64_t lo, int64_t hi)
+{
+	if (v <= (double)lo)
+		return lo;
+	if (v >= (double)hi)
+		return hi;
+	return (int64_t)llrint(v);
+}
+
 static void set_param(struct netem_spec *o, enum netem_param p, double v)
 {
-	uint32_t u = v <= 0	       ? 0
-		     : v >= UINT32_MAX ? UINT32_MAX
-				       : (uint32_t)llrint(v);
+	uint32_t u = (uint32_t)clamp_i64(v, 0, UINT32_MAX);
+	int64_t ns = clamp_i64(v, 0, INT64_MAX / 2);
+	int32_t i = (int32_t)clamp_i64(v, INT32_MIN, INT32_MAX);
 
 	switch (p) {
 	case NETEM_PARAM_DELAY:
-		o->latency_ns = (int64_t)llrint(v);
+		o->latency_ns = ns;
 		break;
 	case NETEM_PARAM_JITTER:
-		o->jitter_ns = (int64_t)llrint(v);
+		o->jitter_ns = ns;
 		break;
 	case NETEM_PARAM_DELAY_CORR:
 		o->delay_corr = u;
@@ -499,8 +594,108 @@ static void set_param(struct netem_spec *o, enum netem_param p, double v)
 	case NETEM_PARAM_LIMIT:
 		o->limit = u;
 		break;
+	case NETEM_PARAM_DUPLICATE_CORR:
+		o->duplicate_corr = u;
+		break;
+	case NETEM_PARAM_CORRUPT_CORR:
+		o->corrupt_corr = u;
+		break;
+	case NETEM_PARAM_REORDER_CORR:
+		o->reorder_corr = u;
+		break;
+	case NETEM_PARAM_GAP:
+		o->gap = u;
+		break;
+	case NETEM_PARAM_P13:
+		if (o->loss_model != NETEM_LOSS_STATE) {
+			to_state(o);
+			o->p31 = UINT32_MAX - u; /* "loss state P13" */
+		}
+		o->p13 = u;
+		break;
+	case NETEM_PARAM_P31:
+		to_state(o);
+		o->p31 = u;
+		break;
+	case NETEM_PARAM_P32:
+		to_state(o);
+		o->p32 = u;
+		break;
+	case NETEM_PARAM_P23:
+		to_state(o);
+		o->p23 = u;
+		break;
+	case NETEM_PARAM_P14:
+		to_state(o);
+		o->p14 = u;
+		break;
+	case NETEM_PARAM_GE_P:
+		if (o->loss_model != NETEM_LOSS_GEMODEL) {
+			to_gemodel(o);
+			o->ge_r = UINT32_MAX - u; /* "loss gemodel P" */
+		}
+		o->ge_p = u;
+		break;
+	case NETEM_PARAM_GE_R:
+		to_gemodel(o);
+		o->ge_r = u;
+		break;
+	case NETEM_PARAM_GE_1H:
+		to_gemodel(o);
+		o->ge_1h = u;
+		break;
+	case NETEM_PARAM_GE_1K:
+		to_gemodel(o);
+		o->ge_1k = u;
+		break;
+	case NETEM_PARAM_OVERHEAD:
+		o->packet_overhead = i;
+		break;
+	case NETEM_PARAM_CELL_SIZE:
+		o->cell_size = u;
+		break;
+	case NETEM_PARAM_CELL_OVERHEAD:
+		o->cell_overhead = i;
+		break;
+	case NETEM_PARAM_SLOT_MIN:
+		to_slot(o, 0);
+		o->slot_min_ns = ns;
+		break;
+	case NETEM_PARAM_SLOT_MAX:
+		to_slot(o, 0);
+		o->slot_max_ns = ns;
+		break;
+	case NETEM_PARAM_SLOT_DELAY:
+		to_slot(o, 1);
+		o->slot_dist_delay_ns = ns;
+		break;
+	case NETEM_PARAM_SLOT_JITTER:
+		to_slot(o, 1);
+		o->slot_dist_jitter_ns = ns;
+		break;
+	case NETEM_PARAM_SLOT_PACKETS:
+		to_slot(o, o->slot ? o->slot_use_dist : 0);
+		o->slot_packets = u > INT32_MAX ? INT32_MAX : u;
+		break;
+	case NETEM_PARAM_SLOT_BYTES:
+		to_slot(o, o->slot ? o->slot_use_dist : 0);
+		o->slot_bytes = u > INT32_MAX ? INT32_MAX : u;
+		break;
 	default:
 		break;
+	}
+}
+
+/* What a sequence of events can leave inconsistent (see netem_sched.h). */
+static void make_valid(struct netem_spec *o)
+{
+	if (o->slot && o->slot_max_ns < o->slot_min_ns)
+		o->slot_max_ns = o->slot_min_ns;
+	if (o->loss_model == NETEM_LOSS_STATE) {
+		if ((uint64_t)o->p13 + o->p14 > UINT32_MAX)
+			o->p14 = UINT32_MAX - o->p13;
+		if ((uint64_t)o->p31 + o->p32 > UINT32_MAX)
+			o->p31 = UINT32_MAX - o->p32;
 	}
 }
 
@@ -530,6 +725,7 @@ int netem_sched_eval(const struct netem_sched *s, const struct netem_spec *base,
 		}
 		set_param(&o, e->param, v);
 	}
+	make_valid(&o);
 	*out = o;
 	if (next_ns)
 		*next_ns = next;

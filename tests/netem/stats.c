@@ -58,6 +58,42 @@ double stat_hmm_asym_var(int n, double P[MAXS][MAXS], const double *e)
 	return noise + var + 2 * cov;
 }
 
+double stat_chain_asym_var(int n, double P[MAXS][MAXS], const double *f)
+{
+	double pi[MAXS], mean = 0, var = 0, cov = 0;
+	double g[MAXS], ng[MAXS], fb[MAXS];
+	int i, j, k;
+
+	stat_stationary(n, P, pi);
+	for (i = 0; i < n; i++)
+		mean += pi[i] * f[i];
+	for (i = 0; i < n; i++) {
+		fb[i] = f[i] - mean;
+		var += pi[i] * fb[i] * fb[i];
+		g[i] = fb[i];
+	}
+	/* Cov(f(X0), f(Xk)) = sum_i pi_i fb_i (P^k fb)_i */
+	for (k = 1; k < 100000; k++) {
+		double c = 0, gmax = 0;
+
+		for (i = 0; i < n; i++) {
+			ng[i] = 0;
+			for (j = 0; j < n; j++)
+				ng[i] += P[i][j] * g[j];
+		}
+		memcpy(g, ng, sizeof(g));
+		for (i = 0; i < n; i++) {
+			c += pi[i] * fb[i] * g[i];
+			gmax = fmax(gmax, fabs(g[i]));
+		}
+		cov += c;
+		/* P^k fb has converged to its (zero) mean */
+		if (gmax < 1e-15)
+			break;
+	}
+	return var + 2 * cov;
+}
+
 uint64_t stat_offer(struct netem_link *l, uint64_t n, int64_t interval_ns,
 		    uint32_t len, unsigned char *lost)
 {

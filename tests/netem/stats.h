@@ -11,7 +11,7 @@
 
 #include "netem.h"
 
-#define MAXS 4
+#define MAXS 8
 
 /* Stationary law of P by power iteration (chains in the tests mix fast). */
 void stat_stationary(int n, double P[MAXS][MAXS], double *pi);
@@ -22,6 +22,11 @@ void stat_stationary(int n, double P[MAXS][MAXS], double *pi);
  * (the Bernoulli noise is independent across k; the chain part is the usual
  * Markov-chain CLT variance). */
 double stat_hmm_asym_var(int n, double P[MAXS][MAXS], const double *e);
+
+/* Asymptotic variance of sqrt(N) * (mean of f(X_k) - E_pi f) for a
+ * stationary chain X with matrix P (no extra noise):
+ *   sigma^2 = Var_pi(f) + 2 sum_{k>=1} Cov(f(X_0), f(X_k)). */
+double stat_chain_asym_var(int n, double P[MAXS][MAXS], const double *f);
 
 /* Offer n packets every interval_ns (len bytes) and record the verdicts'
  * drop flags in lost[] (1 = NETEM_DROP_LOSS); returns the number lost. */

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "netem_analysis.h"
 #include "stats.h"
@@ -41,25 +42,61 @@ Test(analysis, loss_closed_forms)
 	cr_assert(fabs(b - 1) < 1e-6, "%.8f", b);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Expected values from the sampling rule itself, computed here another way
+ * than analysis.c does: uniform jitter J takes mu - J + k for k = rnd % 2J,
+ * k drawn by floor((2^32 - 1 - k) / 2J) + 1 of the 2^32 draws (summed over
+ * all k); a table takes each of its 4096 entries with probability 1/4096,
+ * and tabledist rounds mu + sigma t / 8192 to the nearest ns, so the mean
+ * is mu + sigma * (table mean) within 0.5 ns and the 99th percentile is the
+ * sorted entry 4055 (= ceil(0.99 * 4096) - 1) within 0.5 ns. */
 Test(analysis, delay_closed_forms)
 {
+	int16_t t[NETEM_DIST_BUILTIN_SIZE];
+	int64_t v[NETEM_DIST_BUILTIN_SIZE];
 	struct netem_spec s;
-	double m, p;
+	double m, p, tm, tsd, want_p99 = -1;
+	long double sum = 0, cum = 0;
+	uint64_t k, M = 2000000;
+	int i;
 
 	spec_must("delay 10ms", &s);
 	cr_assert_eq(netem_delay_analytic(&s, &m, &p), 0);
 	cr_assert_eq(m, 10e6);
 	cr_assert_eq(p, 10e6);
-	/* uniform on the integers 9e6 .. 11e6-1 */
+
 	spec_must("delay 10ms 1ms", &s);
 	cr_assert_eq(netem_delay_analytic(&s, &m, &p), 0);
-	cr_assert(fabs(m - (10e6 - 0.5)) < 1e-3, "%.3f", m);
-	cr_assert(fabs(p - (9e6 + 0.99 * 2e6 - 1)) < 1, "%.1f", p);
-	/* normal: the table's own mean and its 99th percentile (+2.33 sd) */
+	for (k = 0; k < M; k++) {
+		long double w = (long double)((0xffffffffULL - k) / M + 1);
+
+		sum += w * (long double)(9000000 + k);
+		cum += w;
+		if (want_p99 < 0 && cum >= ceill(0.99L * 4294967296.0L))
+			want_p99 = (double)(9000000 + k);
+	}
+	cr_assert(cum == 4294967296.0L);
+	/* both sides carry relative rounding errors near 1e-16 (double) or
+	 * 1e-19 (long double) on 1e7 ns: 1e-6 ns is far above them */
+	cr_assert(fabsl((long double)m - sum / cum) < 1e-6L, "mean %.6f", m);
+	cr_assert_eq(p, want_p99, "p99 %.0f want %.0f", p, want_p99);
+
 	spec_must("delay 100ms 10ms distribution normal", &s);
 	cr_assert_eq(netem_delay_analytic(&s, &m, &p), 0);
-	cr_assert(fabs(m - 100e6) < 0.01e6, "%.0f", m);
-	cr_assert(fabs(p - (100e6 + 2.326 * 10e6)) < 0.05e6, "%.0f", p);
+	cr_assert_eq(netem_dist_builtin(NETEM_DIST_NORMAL, t), 0);
+	netem_dist_moments(t, NETEM_DIST_BUILTIN_SIZE, &tm, &tsd);
+	for (i = 0; i < NETEM_DIST_BUILTIN_SIZE; i++)
+		v[i] = t[i];
+	qsort(v, NETEM_DIST_BUILTIN_SIZE, sizeof(v[0]), cmp_i64);
+	cr_assert(fabs(m - (100e6 + 10e6 * tm)) <= 0.5, "mean %.3f", m);
+	cr_assert(fabs(p - (100e6 + 10e6 * (double)v[4055] / 8192)) <= 0.5,
+		  "p99 %.1f", p);
 	spec_must("delay 10ms rate 1mbit", &s);
 	cr_assert_eq(netem_delay_analytic(&s, &m, &p), -ENOTSUP);
 }

@@ -130,22 +130,30 @@ Test(dist, parse)
 	parse_err("1 2 3 4 5", "line 1: more than 4 values");
 }
 
-/* The u32 draw picks the value by multiply-shift, (rnd * range) >> 32 (the
- * kernel uses rnd % range, which discards a correlated draw's memory; see
- * docs/netem.md). */
+/* The u32 draw picks the value as the kernel's tabledist() does: entry
+ * rnd % n, uniform offset rnd % (2 sigma). */
 Test(dist, tabledist_rules)
 {
 	static const int16_t t[] = {-8192, 0, 8192, 4096};
 
 	cr_assert_eq(netem_tabledist(100, 0, 12345, t, 4), 100);
 	cr_assert_eq(netem_tabledist(1000, 100, 0, NULL, 0), 900);
-	cr_assert_eq(netem_tabledist(1000, 100, 0x80000000u, NULL, 0), 1000);
-	cr_assert_eq(netem_tabledist(1000, 100, UINT32_MAX, NULL, 0), 1099);
+	/* 2^31 % 200 = 48, (2^32 - 1) % 200 = 95, 199 % 200 = 199 */
+	cr_assert_eq(netem_tabledist(1000, 100, 0x80000000u, NULL, 0), 948);
+	cr_assert_eq(netem_tabledist(1000, 100, UINT32_MAX, NULL, 0), 995);
+	cr_assert_eq(netem_tabledist(1000, 100, 199, NULL, 0), 1099);
+	/* the largest jitter: 2 sigma = 2^32 - 2 still fits the u32 modulo */
+	cr_assert_eq(netem_tabledist(0, INT32_MAX, UINT32_MAX - 1, NULL, 0),
+		     -(int64_t)INT32_MAX);
+	cr_assert_eq(netem_tabledist(0, INT32_MAX, UINT32_MAX, NULL, 0),
+		     -(int64_t)INT32_MAX + 1);
 	cr_assert_eq(netem_tabledist(1000000, 10000, 0, t, 4), 990000);
 	cr_assert_eq(netem_tabledist(1000000, 10000, 0x80000000u, t, 4),
-		     1010000);
-	cr_assert_eq(netem_tabledist(1000000, 10000, 0xc0000000u, t, 4),
+		     990000);
+	cr_assert_eq(netem_tabledist(1000000, 10000, 1, t, 4), 1000000);
+	cr_assert_eq(netem_tabledist(1000000, 10000, 6, t, 4), 1010000);
+	cr_assert_eq(netem_tabledist(1000000, 10000, 0xffffffffu, t, 4),
 		     1005000);
 	/* rounding as the kernel splits sigma: 3 * 4096 / 8192 = 1.5 -> 2 */
-	cr_assert_eq(netem_tabledist(0, 3, 0xc0000000u, t, 4), 2);
+	cr_assert_eq(netem_tabledist(0, 3, 3, t, 4), 2);
 }

@@ -415,3 +415,153 @@ Test(queue, delivery_order_is_sorted)
 	cr_assert_eq(n, 50000);
 	netem_link_free(l);
 }
+
+/* netem_change() zeroes the reorder counter (q->counter = 0): with
+ * "reorder 100% gap 5", three delayed packets, then a new spec, the next
+ * four are delayed and the fifth jumps (without the reset the second
+ * would). A schedule's changes keep the counter. */
+Test(queue, set_spec_resets_reorder_counter)
+{
+	struct netem_link *l = mk("delay 10ms reorder 100% gap 5", 12);
+	struct netem_sched *sc;
+	struct netem_verdict v;
+	struct netem_spec s;
+	char err[128];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		cr_assert_eq(netem_link_enqueue(l, i, 100, i, &v), 0);
+		cr_assert_eq(v.reordered, 0);
+	}
+	spec_must("delay 10ms reorder 100% gap 5", &s);
+	cr_assert_eq(netem_link_set_spec(l, &s, 3), 0);
+	for (i = 0; i < 5; i++) {
+		cr_assert_eq(netem_link_enqueue(l, 3 + i, 100, i, &v), 0);
+		cr_assert_eq(v.reordered, i == 4, "packet %d after change", i);
+	}
+	/* counter now 0: three delayed, a scheduled step, then the counter
+	 * goes on from 3 */
+	for (i = 0; i < 3; i++) {
+		cr_assert_eq(netem_link_enqueue(l, 10 + i, 100, i, &v), 0);
+		cr_assert_eq(v.reordered, 0);
+	}
+	cr_assert_eq(
+		netem_sched_parse("at 13ns limit 900", &sc, err, sizeof(err)),
+		0);
+	cr_assert_eq(netem_link_set_schedule(l, sc, 0), 0);
+	netem_sched_free(sc);
+	cr_assert_eq(netem_link_enqueue(l, 13, 100, 0, &v), 0);
+	cr_assert_eq(netem_link_spec(l)->limit, 900);
+	cr_assert_eq(v.reordered, 0);
+	cr_assert_eq(netem_link_enqueue(l, 14, 100, 0, &v), 0);
+	cr_assert_eq(v.reordered, 1);
+	netem_link_free(l);
+}
+
+/* netem_change() with TCA_NETEM_LOSS restarts the chain in Good; a
+ * schedule does not. "loss gemodel 100% 0% 100% 0%": Good -> Bad at the
+ * first packet (kept: Good loses with 1-k = 0), then Bad forever (lost). */
+Test(queue, set_spec_resets_loss_state)
+{
+	struct netem_link *l = mk("loss gemodel 100% 0% 100% 0%", 13);
+	struct netem_sched *sc;
+	struct netem_verdict v;
+	struct netem_spec s;
+	char err[128];
+
+	cr_assert_eq(netem_link_enqueue(l, 0, 100, 0, &v), 0);
+	cr_assert_eq(v.drop, NETEM_PASS);
+	cr_assert_eq(netem_link_enqueue(l, 1, 100, 1, &v), 0);
+	cr_assert_eq(v.drop, NETEM_DROP_LOSS);
+	spec_must("loss gemodel 100% 0% 100% 0%", &s);
+	cr_assert_eq(netem_link_set_spec(l, &s, 2), 0);
+	cr_assert_eq(netem_link_enqueue(l, 2, 100, 2, &v), 0);
+	cr_assert_eq(v.drop, NETEM_PASS);
+	cr_assert_eq(netem_link_enqueue(l, 3, 100, 3, &v), 0);
+	cr_assert_eq(v.drop, NETEM_DROP_LOSS);
+	cr_assert_eq(netem_sched_parse("at 4ns gemodel-1-k 0%", &sc, err,
+				       sizeof(err)),
+		     0);
+	cr_assert_eq(netem_link_set_schedule(l, sc, 0), 0);
+	netem_sched_free(sc);
+	cr_assert_eq(netem_link_enqueue(l, 4, 100, 4, &v), 0);
+	cr_assert_eq(v.drop, NETEM_DROP_LOSS); /* still Bad */
+	netem_link_free(l);
+}
+
+/* get_slot() on a change refills the slot budgets and opens a slot at
+ * now: two packets already due leave at once with "packets 2", the third
+ * waits for the next slot 10 ms later. */
+Test(queue, set_spec_refills_slot)
+{
+	struct netem_link *l = mk("delay 1ms slot 10ms 10ms packets 2", 14);
+	struct netem_spec s;
+	struct netem_pkt p;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		offer(l, 0, 100, i);
+	spec_must("delay 1ms slot 10ms 10ms packets 2", &s);
+	cr_assert_eq(netem_link_set_spec(l, &s, 5000000), 0);
+	cr_assert_eq(netem_link_dequeue(l, 5000000, &p), 1);
+	cr_assert_eq(netem_link_dequeue(l, 5000000, &p), 1);
+	cr_assert_eq(netem_link_dequeue(l, 5000000, &p), 0);
+	cr_assert_eq(netem_link_next_time(l), 15000000);
+	netem_link_free(l);
+}
+
+/* A slot with no delay at all is off, as get_slot() leaves slot_next 0:
+ * "slot distribution normal 1ms 0ms" never holds a packet back. */
+Test(queue, slot_without_delay_is_off)
+{
+	struct netem_link *l =
+		mk("delay 1ms slot distribution normal 1ms 0ms packets 1", 15);
+	struct netem_pkt p;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		offer(l, 0, 100, i);
+	for (i = 0; i < 3; i++)
+		cr_assert_eq(netem_link_dequeue(l, 1000000, &p), 1);
+	netem_link_free(l);
+}
+
+/* ECN with duplicate: netem_enqueue() marks the original CE in the loss
+ * step and clones it afterwards, so the duplicate is CE too; the clone
+ * then takes its own loss draw. "loss state 100% 100%" alternates lost,
+ * kept, lost, ... draw by draw. */
+Test(queue, ecn_duplicate_inherits_ce)
+{
+	struct netem_link *l =
+		mk("loss state 100% 100% duplicate 100% ecn", 16);
+	struct netem_counters c;
+	struct netem_verdict v;
+	struct netem_pkt p;
+	int i;
+
+	/* A: original lost -> CE, duplicate kept but cloned from it */
+	cr_assert_eq(netem_link_enqueue_ecn(l, 0, 100, 1, 1, &v), 0);
+	cr_assert_eq(v.copies, 2);
+	cr_assert_eq(v.ecn_marked, 1);
+	for (i = 0; i < 2; i++) {
+		cr_assert_eq(netem_link_dequeue(l, 0, &p), 1);
+		cr_assert(p.flags & NETEM_PKT_CE, "copy %d of A", i);
+	}
+	/* B, not ECN-capable: the loss cancels the copy */
+	cr_assert_eq(netem_link_enqueue(l, 0, 100, 2, &v), 0);
+	cr_assert_eq(v.copies, 1);
+	cr_assert_eq(netem_link_dequeue(l, 0, &p), 1);
+	cr_assert_eq(p.flags & NETEM_PKT_CE, 0);
+	/* C: original kept (no CE), duplicate lost -> marked on its own */
+	cr_assert_eq(netem_link_enqueue_ecn(l, 0, 100, 3, 1, &v), 0);
+	cr_assert_eq(v.copies, 2);
+	for (i = 0; i < 2; i++) {
+		cr_assert_eq(netem_link_dequeue(l, 0, &p), 1);
+		cr_assert_eq(!!(p.flags & NETEM_PKT_CE),
+			     !!(p.flags & NETEM_PKT_DUP), "copy %d of C", i);
+	}
+	netem_link_counters(l, &c);
+	cr_assert_eq(c.ecn_marked, 2);
+	cr_assert_eq(c.drop_loss, 1);
+	netem_link_free(l);
+}
