@@ -4,9 +4,12 @@
  * update beyond the heartbeat and zero error; constant velocity along
  * one axis is predicted exactly with no threshold update) for all nine
  * algorithms, the position and orientation thresholds at hand-computed
- * ticks, extrapolation from the producer's timestamp (airbus/sen #312),
- * convergence continuity with per-frame displacement bounds derived in
- * the comments, and rejection of malformed and stale updates.
+ * ticks, the exact heartbeat tick, a yaw crossing +-180 deg, extrapolation
+ * from the producer's timestamp (airbus/sen #312), known answers of pvb
+ * (paper 000 eq. 3-6) and linear convergence, convergence continuity with
+ * per-frame displacement bounds derived in the comments, orientation
+ * convergence the short way round, and rejection of malformed and stale
+ * updates.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -449,4 +452,259 @@ Test(dis, back_to_back_updates_counted)
 	cr_expect_eq(r.updates, 99);
 	cr_expect_eq(r.back_to_back, 98);
 	free(s);
+}
+
+/*
+ * Projective velocity blending known answer (paper 000 eq. 3-6, as in
+ * pred_dis.c): blend B = 1 s. Update 1 at t = 0: FPW from (0,0,0) at
+ * (10,0,0) u/s, the first update, shown as is. Update 2 at t = 1 s (zero
+ * latency) from (12,0,0) at (0,20,0) u/s with acceleration (0,0,-8)
+ * u/s^2, FVW. At arrival the old display is P_old = (10,0,0), V_old =
+ * (10,0,0). With f = tau / B:
+ *   V_b  = V_old + (V_new - V_old) f           = (10 - 10f, 20f, 0)
+ *   P_vb = P_old + V_b tau + A tau^2 / 2       = (10 + (10-10f) tau,
+ *                                                 20 f tau, -4 tau^2)
+ *   P'   = P'_0 + V' tau + A tau^2 / 2         = (12, 20 tau, -4 tau^2)
+ *   Q    = P_vb + (P' - P_vb) f
+ * tau = 0.5 (B/2, f = 1/2): V_b = (5,10,0), P_vb = (12.5,5,-1),
+ *   P' = (12,10,-1), Q = (12.25, 7.5, -1).
+ * tau = 0.25 (f = 1/4): V_b = (7.5,5,0), P_vb = (11.875,1.25,-0.25),
+ *   P' = (12,5,-0.25), Q = (11.90625, 2.1875, -0.25).
+ * tau = 1.5 (past the blend): Q = P' = (12, 30, -9), velocity (0,20,-12).
+ * For comparison, the wrong models give at tau = 0.5: V_b = V_old
+ * (no eq. 3) Q = (13.5,5,-1); V_b = V_new Q = (11,10,-1); f^2 in eq. 6
+ * Q = (12.375,6.25,-1); no A tau^2/2 in P_vb, z = -0.5.
+ */
+static void pvb_display(const char *conv, int64_t t, struct predict_display *d)
+{
+	char kv[64];
+	const char *p[] = {kv, "blend=1", NULL};
+	struct predict_params par;
+	struct predict_receiver *r;
+	struct predict_ctx ctx;
+	struct predict_update u1 = make_update(0, 0, 10);
+	struct predict_update u2 = make_update(1000000000, 12, 0);
+
+	u2.drm = PREDICT_DRM_FVW;
+	u2.vel[1] = 20;
+	u2.acc[2] = -8;
+	snprintf(kv, sizeof(kv), "convergence=%s", conv);
+	params(&par, p);
+	predict_ctx_init(&ctx);
+	cr_assert_eq(predict_receiver_new(&par, &r), 0);
+	cr_assert_eq(predict_receiver_update(r, &ctx, &u1, 0), 0);
+	cr_assert_eq(predict_receiver_update(r, &ctx, &u2, u2.t_ns), 0);
+	cr_assert_eq(predict_receiver_display(r, &ctx, t, d), 0);
+	predict_receiver_free(r);
+}
+
+static void expect_pos(const struct predict_display *d, double x, double y,
+		       double z)
+{
+	cr_expect(fabs(d->pos[0] - x) < 1e-9 && fabs(d->pos[1] - y) < 1e-9 &&
+			  fabs(d->pos[2] - z) < 1e-9,
+		  "got (%.12g, %.12g, %.12g) want (%g, %g, %g)", d->pos[0],
+		  d->pos[1], d->pos[2], x, y, z);
+}
+
+Test(dis, pvb_known_answer)
+{
+	struct predict_display d;
+
+	pvb_display("pvb", 1500000000, &d);
+	expect_pos(&d, 12.25, 7.5, -1);
+	cr_expect(fabs(d.vel[0] - 5) < 1e-9 && fabs(d.vel[1] - 10) < 1e-9,
+		  "V_b (%g, %g)", d.vel[0], d.vel[1]);
+	cr_expect_eq(d.converging, 1);
+	pvb_display("pvb", 1250000000, &d);
+	expect_pos(&d, 11.90625, 2.1875, -0.25);
+	pvb_display("pvb", 2500000000, &d);
+	expect_pos(&d, 12, 30, -9);
+	cr_expect(fabs(d.vel[1] - 20) < 1e-9 && fabs(d.vel[2] + 12) < 1e-9);
+	cr_expect_eq(d.converging, 0);
+}
+
+Test(dis, linear_known_answer)
+{
+	/* The same updates with linear offset decay: the offset at arrival
+	 * is P_old - P'(1 s) = (10,0,0) - (12,0,0) = (-2,0,0), shown as
+	 * P' + (1 - f) offset: at tau = 0.5, (12,10,-1) + (-1,0,0) =
+	 * (11, 10, -1); at tau = 0.25, (12,5,-0.25) + (-1.5,0,0). */
+	struct predict_display d;
+
+	pvb_display("linear", 1500000000, &d);
+	expect_pos(&d, 11, 10, -1);
+	pvb_display("linear", 1250000000, &d);
+	expect_pos(&d, 10.5, 5, -0.25);
+}
+
+/*
+ * Orientation converges by the same fraction as the position, along the
+ * short way round. Update 1 at t = 0 heads psi = 3.0 rad; update 2 at t =
+ * 1 s heads psi = -3.1 rad (the entity turned 2 pi - 6.1 = 0.1832 rad
+ * left across +-pi). Offset at arrival: wrap(3.0 - (-3.1)) = 6.1 - 2 pi
+ * = -0.18319 rad. With blend 0.5 s the display shows
+ *   psi = wrap(-3.1 + (1 - f)(6.1 - 2 pi)):
+ * f = 0 (arrival) 3.0 exactly as before the update (no jump);
+ * f = 1/2 (t = 1.25 s) wrap(-3.1 + 3.05 - pi) = 3.09159..., halfway on
+ * the short arc; f = 1 (t = 1.5 s) -3.1. Going the long way round
+ * (no wrap of the offset) would show -0.05 at f = 1/2; showing the new
+ * heading at once jumps by 0.1832 rad at arrival.
+ */
+static void heading_at(const char *conv, int64_t t, double *before, double *psi)
+{
+	char kv[64];
+	const char *p[] = {kv, "blend=0.5", NULL};
+	struct predict_params par;
+	struct predict_receiver *r;
+	struct predict_ctx ctx;
+	struct predict_update u1 = make_update(0, 0, 0);
+	struct predict_update u2 = make_update(1000000000, 0, 0);
+	struct predict_display d;
+
+	u1.ori[0] = 3.0;
+	u2.ori[0] = -3.1;
+	snprintf(kv, sizeof(kv), "convergence=%s", conv);
+	params(&par, p);
+	predict_ctx_init(&ctx);
+	cr_assert_eq(predict_receiver_new(&par, &r), 0);
+	cr_assert_eq(predict_receiver_update(r, &ctx, &u1, 0), 0);
+	cr_assert_eq(predict_receiver_display(r, &ctx, u2.t_ns, &d), 0);
+	*before = d.ori[0];
+	cr_assert_eq(predict_receiver_update(r, &ctx, &u2, u2.t_ns), 0);
+	cr_assert_eq(predict_receiver_display(r, &ctx, t, &d), 0);
+	*psi = d.ori[0];
+	predict_receiver_free(r);
+}
+
+Test(dis, orientation_converges_short_way)
+{
+	const char *convs[] = {"linear", "pvb"};
+	double half = angle_wrap(-3.1 + 0.5 * (6.1 - 2 * M_PI));
+
+	cr_assert(fabs(half - 3.0915926535897933) < 1e-12);
+	for (int i = 0; i < 2; i++) {
+		double before, psi;
+
+		heading_at(convs[i], 1000000000, &before, &psi);
+		cr_expect(fabs(before - 3.0) < 1e-12);
+		cr_expect(fabs(angle_wrap(psi - 3.0)) < 1e-9,
+			  "%s: jumped to %g at the update", convs[i], psi);
+		heading_at(convs[i], 1250000000, &before, &psi);
+		cr_expect(fabs(angle_wrap(psi - half)) < 1e-9,
+			  "%s: %g at f = 1/2", convs[i], psi);
+		heading_at(convs[i], 1500000000, &before, &psi);
+		cr_expect(fabs(angle_wrap(psi + 3.1)) < 1e-9);
+	}
+	/* snap shows the new heading at once */
+	double before, psi;
+
+	heading_at("snap", 1000000000, &before, &psi);
+	cr_expect(fabs(psi + 3.1) < 1e-12);
+}
+
+Test(dis, yaw_wrap_is_not_an_error)
+{
+	/* Turning at 10.5 deg/s from yaw 170 deg, the trace's yaw wrapped
+	 * into (-180, 180] as game traces store it: it crosses +-180 deg
+	 * between ticks 57 and 58. FPW holds the heading of each update,
+	 * and the wrapped error is 0.175 (k - k0) deg, over 3 deg first at
+	 * 18 ticks: updates at ticks 18, 36, ..., 288 and nothing else
+	 * (at tick 58 the held 179.45 deg against -179.85 deg is 0.7 deg,
+	 * not 359.3). */
+	size_t n = 300;
+	struct trace_sample *s = path_new(n);
+	const char *p[] = {"algorithm=fpw", "heartbeat=0", NULL};
+	struct predict_params par;
+	struct predict_sender *snd;
+	struct predict_ctx ctx;
+	struct replay_path rp = {.s = s, .n = n};
+	int count = 0;
+
+	for (size_t k = 0; k < n; k++)
+		s[k].yaw = fmod(170 + 0.175 * (double)k + 180, 360) - 180;
+	cr_assert(s[57].yaw > 179 && s[58].yaw < -179);
+	params(&par, p);
+	predict_ctx_init(&ctx);
+	cr_assert_eq(predict_sender_new(&par, &snd), 0);
+	for (size_t k = 0; k < n; k++) {
+		struct predict_state x;
+		struct predict_update u;
+		int r;
+
+		replay_state_at(&rp, k, &x);
+		r = predict_sender_tick(snd, &ctx, &x, &u);
+		cr_assert_geq(r, 0);
+		if (r && k > 0) {
+			cr_expect_eq(u.reason, PREDICT_REASON_ORIENTATION);
+			cr_expect_eq(k % 18, 0, "update at tick %zu", k);
+			count++;
+		}
+	}
+	cr_expect_eq(count, 16);
+	predict_sender_free(snd);
+	free(s);
+}
+
+/* Ticks (after the first) at which the sender of predictor name with
+ * params kv sends heartbeats to an entity standing still for n ticks. */
+static int heartbeat_ticks(const char *name, const char *const *kv,
+			   int64_t tick_ns, size_t n, size_t *at, int max)
+{
+	struct predict_params par;
+	struct predict_sender *snd;
+	struct predict_ctx ctx;
+	int count = 0;
+
+	cr_assert_eq(predict_params_init(&par, predict_find(name)), 0);
+	for (; *kv; kv++)
+		cr_assert_eq(predict_params_set_kv(&par, *kv), 0);
+	predict_ctx_init(&ctx);
+	cr_assert_eq(predict_sender_new(&par, &snd), 0);
+	for (size_t k = 0; k < n; k++) {
+		struct predict_state x;
+		struct predict_update u;
+		int r;
+
+		memset(&x, 0, sizeof(x));
+		x.t_ns = (int64_t)k * tick_ns;
+		v3_set(x.pos, 2300, 0, 200);
+		r = predict_sender_tick(snd, &ctx, &x, &u);
+		cr_assert_geq(r, 0);
+		if (r && k > 0) {
+			cr_expect_eq(u.reason, PREDICT_REASON_HEARTBEAT);
+			if (count < max)
+				at[count] = k;
+			count++;
+		}
+	}
+	predict_sender_free(snd);
+	return count;
+}
+
+Test(dis, heartbeat_exact_tick)
+{
+	/* "Send if heartbeat has passed" is dt >= 5 s. At 60 Hz the tick is
+	 * 16666666 ns, so 300 ticks are 4.99999980 s (< 5) and the first
+	 * heartbeat is tick 301 (5.01666647 s), the next 301 ticks later:
+	 * 602. At 64 Hz (15625000 ns, exact) 320 ticks are exactly 5 s:
+	 * ticks 320 and 640. The same rule holds for led's heartbeat. */
+	const char *dis[] = {"heartbeat=5", NULL};
+	const char *led[] = {"heartbeat=5", "eta_min=20", "eta_max=20", NULL};
+	const char *const *sets[] = {dis, led};
+	const char *names[] = {"dis", "led"};
+	size_t at[4];
+
+	for (int i = 0; i < 2; i++) {
+		cr_expect_eq(
+			heartbeat_ticks(names[i], sets[i], TICK_NS, 700, at, 4),
+			2, "%s", names[i]);
+		cr_expect_eq(at[0], 301, "%s: %zu", names[i], at[0]);
+		cr_expect_eq(at[1], 602, "%s: %zu", names[i], at[1]);
+		cr_expect_eq(heartbeat_ticks(names[i], sets[i], 15625000, 700,
+					     at, 4),
+			     2, "%s", names[i]);
+		cr_expect_eq(at[0], 320, "%s: %zu", names[i], at[0]);
+		cr_expect_eq(at[1], 640, "%s: %zu", names[i], at[1]);
+	}
 }

@@ -4,8 +4,11 @@
  * comments, the omega -> 0 limits of R1 and R2, the oracles of
  * netcode-and-dis-dead-reckoning.md §1.5 (DR orthonormal, R* with w = 0
  * equals F*, *B with R0 = I equals *W, d/dt R1 = DR', d/dt R2 = dt DR'),
- * and regressions for the public DR bugs (mixr: R1 = R2 = I at w = 0;
- * R2 written into R1 for RVB/FVB).
+ * regressions for the public DR bugs (mixr: R1 = R2 = I at w = 0; R2
+ * written into R1 for RVB/FVB), and rotations that do not commute with
+ * the attitude (heading 90 deg while rolling about body x, by hand; random
+ * states against Rodrigues' formula composed in the test), so that the
+ * order DR(dt) R0 is checked.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -35,6 +38,15 @@ static void expect_v3(const double a[3], double x, double y, double z,
 	cr_expect(fabs(a[0] - x) <= tol, "x: got %.15g want %.15g", a[0], x);
 	cr_expect(fabs(a[1] - y) <= tol, "y: got %.15g want %.15g", a[1], y);
 	cr_expect(fabs(a[2] - z) <= tol, "z: got %.15g want %.15g", a[2], z);
+}
+
+/* A fixed-seed generator for the random states of the oracles. */
+static uint64_t lcg = 12345;
+
+static double uni(double lo, double hi)
+{
+	lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+	return lo + (hi - lo) * (double)(lcg >> 11) / 9007199254740992.0;
 }
 
 Test(dr, static_stays)
@@ -158,6 +170,195 @@ Test(dr, rvb_fvb_accelerating_turn)
 	}
 }
 
+/*
+ * Non-commuting rotations. Every case above turns about the axis of the
+ * attitude it starts from, so DR R0 = R0 DR there and swapping the order
+ * of R_wb = DR(dt) R0 (or of the body velocity's (DR R0)' Vb) goes
+ * unseen. Here the entity heads psi = 90 deg and rolls about its own x
+ * axis at w = pi/2 rad/s for dt = 1 s (s = 1, c = 0).
+ *
+ * R0(psi = 90) = [[0,1,0],[-1,0,0],[0,0,1]]: body x is world +y, body y
+ * is world -x, body z is world +z.
+ * DR = ((1-c)/w^2) ww' + c I - (s/w) W with w = (w,0,0) is
+ *   [[1,0,0],[0,0,1],[0,-1,0]], a roll of +90 deg (R_x(90) in the
+ *   world -> body convention of R0).
+ * DR R0 = [[0,1,0],[0,0,1],[1,0,0]]: theta = asin(-m02) = 0, psi =
+ *   atan2(m01, m00) = 90 deg, phi = atan2(m12, m22) = 90 deg.
+ * The swapped R0 DR = [[0,0,1],[-1,0,0],[0,-1,0]] reads theta = -90 deg.
+ *
+ * Position of the body algorithms with world velocity (1,0,0), which is
+ * body Vb = R0 (1,0,0) = (0,-1,0) (along body -y): body -y at roll phi
+ * is world (cos phi, 0, -sin phi), so with phi = w t
+ *   P - P0 = int_0^1 (cos wt, 0, -sin wt) dt = (1/w, 0, -1/w)
+ *          = (r, 0, -r), r = 2/pi,
+ * and the final velocity is body -y at phi = 90 deg: world (0,0,-1).
+ * The swapped order gives DR' R0' Vb = DR' (1,0,0) = (1,0,0) instead.
+ */
+#define R90 (M_PI / 2)
+
+static struct predict_update roll_at_heading_90(int drm)
+{
+	struct predict_update u = upd(drm, 5, 6, 7, 1, 0, 0);
+
+	u.ori[0] = R90;
+	u.angvel[0] = R90;
+	return u;
+}
+
+Test(dr, rotating_world_noncommuting_attitude)
+{
+	/* RPW: P = P0 + V dt = (6,6,7); RVW with A = (0,2,-4):
+	 * P = (5,6,7) + (1,0,0) + (0,1,-2) = (6,7,5), V = (1,2,-4). Both
+	 * end at (psi, theta, phi) = (90, 0, 90) deg, velocity untouched
+	 * by the rotation (world frame). */
+	struct predict_update u = roll_at_heading_90(PREDICT_DRM_RPW);
+	double p[3], o[3], v[3];
+
+	cr_assert_eq(dr_extrapolate(&u, 1.0, p, o, v), 0);
+	expect_v3(p, 6, 6, 7, 1e-12);
+	expect_v3(o, R90, 0, R90, 1e-12);
+	expect_v3(v, 1, 0, 0, 1e-12);
+	u = roll_at_heading_90(PREDICT_DRM_RVW);
+	v3_set(u.acc, 0, 2, -4);
+	cr_assert_eq(dr_extrapolate(&u, 1.0, p, o, v), 0);
+	expect_v3(p, 6, 7, 5, 1e-12);
+	expect_v3(o, R90, 0, R90, 1e-12);
+	expect_v3(v, 1, 2, -4, 1e-12);
+}
+
+Test(dr, body_noncommuting_attitude)
+{
+	/* RPB turns: P = P0 + (r, 0, -r), orientation (90, 0, 90) deg,
+	 * velocity (0,0,-1). FPB has the same position and velocity (the
+	 * body integral R1 does not depend on whether the orientation is
+	 * carried) but keeps the orientation (90, 0, 0) deg. */
+	double r = 2 / M_PI;
+	struct predict_update u = roll_at_heading_90(PREDICT_DRM_RPB);
+	double p[3], o[3], v[3];
+
+	cr_assert_eq(dr_extrapolate(&u, 1.0, p, o, v), 0);
+	expect_v3(p, 5 + r, 6, 7 - r, 1e-12);
+	expect_v3(o, R90, 0, R90, 1e-12);
+	expect_v3(v, 0, 0, -1, 1e-12);
+	u.drm = PREDICT_DRM_FPB;
+	cr_assert_eq(dr_extrapolate(&u, 1.0, p, o, v), 0);
+	expect_v3(p, 5 + r, 6, 7 - r, 1e-12);
+	expect_v3(o, R90, 0, 0, 0);
+	expect_v3(v, 0, 0, -1, 1e-12);
+}
+
+Test(dr, rvb_noncommuting_attitude)
+{
+	/* RVB from rest with body acceleration along body -y (A = (0,-1,0),
+	 * as the sender puts it: body frame):
+	 *   P - P0 = int_0^1 t (cos wt, 0, -sin wt) dt
+	 *          = (1/w - 1/w^2, 0, -1/w^2) = (2/pi - 4/pi^2, 0, -4/pi^2);
+	 * velocity A dt in the final body frame: (0,0,-1); orientation
+	 * (90, 0, 90) deg. */
+	struct predict_update u = roll_at_heading_90(PREDICT_DRM_RVB);
+	double p[3], o[3], v[3], w2 = 4 / (M_PI * M_PI);
+
+	v3_set(u.vel, 0, 0, 0);
+	v3_set(u.acc, 0, -1, 0);
+	cr_assert_eq(dr_extrapolate(&u, 1.0, p, o, v), 0);
+	expect_v3(p, 5 + 2 / M_PI - w2, 6, 7 - w2, 1e-12);
+	expect_v3(o, R90, 0, R90, 1e-12);
+	expect_v3(v, 0, 0, -1, 1e-12);
+}
+
+/* Independent closed forms for random states (not dr.c's formulas):
+ * the attitude matrix as the product R_x(phi) R_y(theta) R_z(psi) of
+ * elementary rotations, and the body's own turn by Rodrigues' formula
+ * Rod(k, a) = I + sin a K + (1 - cos a) K^2 (K the skew matrix of the
+ * unit axis k), a rotation of vectors in the body frame. The body-to-
+ * world matrix after dt is then R0' Rod(k, w dt), so the world-to-body
+ * R_wb = Rod(k, w dt)' R0; its time integral is
+ *   int_0^dt Rod = dt I + ((1 - cos w dt)/w) K + (dt - sin(w dt)/w) K^2,
+ * which gives P = P0 + R0' (int Rod) Vb and V = R0' Rod Vb. */
+static void elem(int axis, double a, double m[3][3])
+{
+	/* world -> body rotation by a about axis (passive) */
+	int i = (axis + 1) % 3, j = (axis + 2) % 3;
+
+	memset(m, 0, 9 * sizeof(double));
+	m[axis][axis] = 1;
+	m[i][i] = m[j][j] = cos(a);
+	m[i][j] = sin(a);
+	m[j][i] = -sin(a);
+}
+
+static void attitude(const double ori[3], double m[3][3])
+{
+	double x[3][3], y[3][3], z[3][3], t[3][3];
+
+	elem(0, ori[2], x);
+	elem(1, ori[1], y);
+	elem(2, ori[0], z);
+	m3_mul(t, y, z);
+	m3_mul(m, x, t);
+}
+
+static void rodrigues(const double k[3], double sa, double ca_1, double id,
+		      double m[3][3])
+{
+	/* m = id I + sa K + ca_1 K^2 */
+	double kk[3][3] = {
+		{0, -k[2], k[1]}, {k[2], 0, -k[0]}, {-k[1], k[0], 0}};
+	double k2[3][3];
+
+	m3_mul(k2, kk, kk);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			m[i][j] = (i == j ? id : 0) + sa * kk[i][j] +
+				  ca_1 * k2[i][j];
+}
+
+Test(dr, rotating_matches_rodrigues)
+{
+	for (int n = 0; n < 100; n++) {
+		double w[3] = {uni(-2, 2), uni(-2, 2), uni(-2, 2)};
+		double ori[3] = {uni(-3, 3), uni(-1.2, 1.2), uni(-3, 3)};
+		double dt = uni(0.2, 3), wn = v3_norm(w), a = wn * dt, k[3];
+		double r0[3][3], rod[3][3], irod[3][3], rwb[3][3], got[3][3];
+		double vb[3], t[3], pw[3], vw[3], p[3], o[3], v[3];
+		struct predict_update u =
+			upd(PREDICT_DRM_RPB, uni(-9, 9), uni(-9, 9), uni(-9, 9),
+			    uni(-9, 9), uni(-9, 9), uni(-9, 9));
+
+		for (int i = 0; i < 3; i++)
+			k[i] = w[i] / wn;
+		v3_copy(u.ori, ori);
+		v3_copy(u.angvel, w);
+		attitude(ori, r0);
+		rodrigues(k, sin(a), 1 - cos(a), 1, rod);
+		rodrigues(k, (1 - cos(a)) / wn, dt - sin(a) / wn, dt, irod);
+		/* R_wb = Rod' R0 */
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 3; j++)
+				rwb[i][j] = rod[0][i] * r0[0][j] +
+					    rod[1][i] * r0[1][j] +
+					    rod[2][i] * r0[2][j];
+		m3_mul_v(vb, r0, u.vel);
+		m3_mul_v(t, irod, vb);
+		m3_tmul_v(pw, r0, t);
+		v3_axpy(pw, pw, 1.0, u.pos);
+		m3_mul_v(t, rod, vb);
+		m3_tmul_v(vw, r0, t);
+
+		cr_assert_eq(dr_extrapolate(&u, dt, p, o, v), 0);
+		expect_v3(p, pw[0], pw[1], pw[2], 1e-9);
+		expect_v3(v, vw[0], vw[1], vw[2], 1e-9);
+		/* compare matrices, not angles (no wrap or gimbal issues) */
+		attitude(o, got);
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 3; j++)
+				cr_expect(
+					fabs(got[i][j] - rwb[i][j]) < 1e-9,
+					"n %d R[%d][%d]: got %.12g want %.12g",
+					n, i, j, got[i][j], rwb[i][j]);
+	}
+}
+
 Test(dr, pitch_rotation_euler)
 {
 	/* Pitch rate pi/4 for 1 s from level: DR = R_y(-pi/4), whose
@@ -218,15 +419,6 @@ Test(dr, series_matches_closed_form)
 	REL(m[1][0], (s - x * c) / (lw * lw));
 	REL(m[2][2], (long double)dt * dt / 2);
 #undef REL
-}
-
-/* A fixed-seed generator for the random states of the oracles. */
-static uint64_t lcg = 12345;
-
-static double uni(double lo, double hi)
-{
-	lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
-	return lo + (hi - lo) * (double)(lcg >> 11) / 9007199254740992.0;
 }
 
 Test(dr, rotation_is_orthonormal)

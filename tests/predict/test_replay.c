@@ -2,8 +2,9 @@
  * test_replay.c: the replay loop (agents/predict/replay.c): cutting a
  * trace into paths (dead samples, missing ticks, teleports, short paths),
  * the true state with finite-difference acceleration and yaw rate, the
- * nearest-rank p95, exact leave-one-out trend maps, the team filter, and
- * the seeded, distinct subject draw of the experiment.
+ * nearest-rank p95, exact leave-one-out trend maps and leave-one-out end
+ * to end (a subject alone in its cells scores C = empty_c), the team
+ * filter, and the seeded, distinct subject draw of the experiment.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -303,4 +304,88 @@ Test(replay, team_filter)
 	cr_expect_gt(c.updates, a.updates, "all teams %llu, filtered %llu",
 		     (unsigned long long)c.updates,
 		     (unsigned long long)a.updates);
+}
+
+/*
+ * Leave-one-out end to end. The subject (entity 1, team 1) zig-zags
+ * along y = 500 + 100 sin 2t; its teammate (entity 2) walks the same x
+ * range along y = 5000. The set's bounds are y in [400, 5000], so the
+ * 100 x 100 grid has rows 46 u high: the subject only visits rows 0-4,
+ * the teammate only row 99. With leave-one-out the subject's cells are
+ * empty in its own trend map, so eq. 7 gives C = empty_c everywhere on
+ * its path:
+ *   empty_c = 0:   eta = eta_min = 5 and B = K/5 = (0.25 * 20)/5 = 1 s,
+ *                  exactly led with eta_min = eta_max = 5, blend = 1
+ *                  (K = 1 * 5, B = 5/5);
+ *   empty_c = 0.5: eta = 5 + 0.5 * 30 = 20 and B = 5/20 = 0.25 s,
+ *                  exactly the DR baseline eta = 20, blend = 0.25.
+ * The same arithmetic gives the same updates and bit-identical errors.
+ * Without leave-one-out the subject's own velocities fill its cells and
+ * C is near 1 (eta near 35): fewer updates than at eta = 5.
+ */
+static void loo_trace(struct trace *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->tick_ns = TICK;
+	for (int k = 0; k < 640; k++) {
+		double s = (double)k * TICK * 1e-9;
+
+		put(t, 1, 1, k, 200 + 150 * s, 500 + 100 * sin(2 * s), 150,
+		    200 * cos(2 * s), 1);
+		put(t, 2, 1, k, 200 + 150 * s, 5000, 150, 0, 1);
+	}
+}
+
+static void loo_run(const char *const *kv, int loo, struct replay_result *res)
+{
+	struct trace t;
+	struct replay_opts o;
+	struct replay_set set;
+	struct predict_params par;
+
+	loo_trace(&t);
+	replay_opts_init(&o);
+	o.leave_one_out = loo;
+	cr_assert_eq(replay_set_build(&t, &o, &set), 0);
+	cr_assert_eq(set.n_paths, 2);
+	cr_assert_eq(set.path[0].entity, 1);
+	cr_assert_eq(predict_params_init(&par, predict_find("led")), 0);
+	for (; *kv; kv++)
+		cr_assert_eq(predict_params_set_kv(&par, *kv), 0, "%s", *kv);
+	cr_assert_eq(replay_run_set(&set, &o, &par, res, NULL), 0);
+	replay_set_free(&set);
+	free(t.s);
+}
+
+Test(replay, leave_one_out_end_to_end)
+{
+	const char *led0[] = {"empty_c=0", NULL};
+	const char *led5[] = {"empty_c=0.5", NULL};
+	const char *eta5[] = {"eta_min=5", "eta_max=5", "blend=1", NULL};
+	const char *eta20[] = {"eta_min=20", "eta_max=20", "blend=0.25", NULL};
+	struct replay_result on[2], off[2], fix[2];
+
+	loo_run(led0, 1, on);
+	loo_run(eta5, 1, fix);
+	cr_expect_gt(fix[0].updates, 5);
+	cr_expect_eq(on[0].updates, fix[0].updates, "loo %llu, eta_min %llu",
+		     (unsigned long long)on[0].updates,
+		     (unsigned long long)fix[0].updates);
+	cr_expect_eq(on[0].err_mean, fix[0].err_mean);
+	cr_expect_eq(on[0].err_max, fix[0].err_max);
+
+	loo_run(led5, 1, on);
+	loo_run(eta20, 1, fix);
+	cr_expect_eq(on[0].updates, fix[0].updates);
+	cr_expect_eq(on[0].err_mean, fix[0].err_mean);
+
+	loo_run(led0, 0, off);
+	loo_run(eta5, 1, fix);
+	cr_expect_lt(off[0].updates, fix[0].updates,
+		     "no leave-one-out %llu, eta_min %llu",
+		     (unsigned long long)off[0].updates,
+		     (unsigned long long)fix[0].updates);
+	/* the straight teammate needs no update either way */
+	cr_expect_eq(off[1].updates, 0);
+	cr_expect_eq(fix[1].updates, 0);
 }
