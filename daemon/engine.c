@@ -273,6 +273,40 @@ static int check_bridge_rx(void)
 	return err;
 }
 
+/* [link] schedule and trace keys: each link follows its schedule from the
+ * agents' common t0, so scenario time 0 is the same for both. */
+static int setup_schedules(struct engine *e)
+{
+	for (unsigned i = 0; i < e->sc->nlinks; i++) {
+		const struct sc_link *l = &e->sc->links[i];
+		struct netem_sched *s;
+		char why[400];
+		int err;
+
+		err = scenario_link_schedule(l, &s, why, sizeof(why));
+		if (err < 0) {
+			log_warnx("link %s %s: %s", e->sc->hosts[l->a].name,
+				  e->sc->hosts[l->b].name, why);
+			return err;
+		}
+		if (s == NULL)
+			continue;
+		err = bridge_set_schedule(e->bridge, l->a, l->b, s,
+					  e->start_ns);
+		if (err == 0)
+			err = bridge_set_schedule(e->bridge, l->b, l->a, s,
+						  e->start_ns);
+		netem_sched_free(s);
+		if (err < 0) {
+			log_warnx("link %s %s: schedule: %s",
+				  e->sc->hosts[l->a].name,
+				  e->sc->hosts[l->b].name, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
 static int setup_backend(struct engine *e)
 {
 	struct bridge_port *ports;
@@ -302,7 +336,7 @@ static int setup_backend(struct engine *e)
 	if (err < 0)
 		log_warnx("userspace bridge: %s", strerror(-err));
 	free(ports);
-	return err;
+	return err < 0 ? err : setup_schedules(e);
 }
 
 /* Everything up to "go": runs with the thread in the hub namespace. */

@@ -39,9 +39,16 @@ struct sc_host {
 };
 
 /* Both directions of one [link A B] section; a is the "forward" source. */
+/* Room for a [link] schedule's statements and a trace file's path. */
+#define SC_SCHED_MAX 512
+
 struct sc_link {
 	unsigned a, b; /* host indices */
 	struct netem_spec fwd, rev;
+	/* Time-varying impairment over both directions (netem_sched.h):
+	 * statements as written, or a trace CSV's absolute path; "" = none. */
+	char sched[SC_SCHED_MAX];
+	char trace[SC_SCHED_MAX];
 	int line;      /* where the section starts, for messages */
 	int from_defaults; /* made from [defaults] link, not a [link] section */
 };
@@ -185,6 +192,14 @@ int scenario_host(const struct scenario *sc, const char *name);
  * a [link] section nor a [defaults] link (traffic passes unimpaired). */
 const struct netem_spec *scenario_link_spec(const struct scenario *sc,
 					    unsigned src, unsigned dst);
+
+/* The schedule of link l (its statements, or its trace file parsed), or
+ * *out = NULL when it has none; the caller frees it with
+ * netem_sched_free. 0 or -errno with "schedule: ..." / "trace: ..." in
+ * err. */
+struct netem_sched;
+int scenario_link_schedule(const struct sc_link *l, struct netem_sched **out,
+			   char *err, size_t len);
 
 /* Names of the link parameters an axis can vary, by enum sc_link_param. */
 extern const char *const scenario_link_param_names[SC_LP_COUNT];

@@ -104,6 +104,17 @@ const struct sk_key sk_keys[] = {
 	{SS_LINK, "both", SK_NETEM, NULL, 0, 0, NULL,
 	 F(struct sk_link_in, both),
 	 "Spec of both directions; not together with forward or reverse."},
+	{SS_LINK, "schedule", SK_TEXT, NULL, 0, 0, NULL,
+	 F(struct sk_link_in, sched),
+	 "Steps and ramps over both directions' specs, from the start of "
+	 "each repetition: `at 10s delay 100ms; ramp 20s 30s loss 0% 5%` "
+	 "(docs/netem.md). Userspace backend and simulator only."},
+	{SS_LINK, "trace", SK_TEXT, NULL, 0, 0, NULL,
+	 F(struct sk_link_in, trace),
+	 "A trace-driven link: a CSV file (relative to the scenario file) "
+	 "of time, delay, loss, rate ... rows applied to both directions "
+	 "(docs/netem.md). Not together with schedule. Userspace backend and "
+	 "simulator only."},
 
 	{SS_SCHEDULE, "at TIME SRC>DST", SK_NETEM, NULL, 0,
 	 7 * 24 * 3600 * SEC_NS, NULL, 0, 0,

@@ -43,6 +43,7 @@ enum sk_type {
 /* Where the value of a [link A B] section goes while it is read. */
 struct sk_link_in {
 	struct netem_spec fwd, rev, both;
+	char sched[SC_SCHED_MAX], trace[SC_SCHED_MAX];
 };
 
 struct sk_key {

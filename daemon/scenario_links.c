@@ -88,6 +88,9 @@ void sc_check_link(struct sc_loader *L, struct sc_section *s, int *set,
 	l.b = (unsigned)b;
 	l.fwd = both ? lin->both : lin->fwd;
 	l.rev = both ? lin->both : lin->rev;
+	memcpy(l.sched, lin->sched, sizeof(l.sched));
+	memcpy(l.trace, lin->trace, sizeof(l.trace));
+	sc_check_link_sched(L, s, &l);
 	push_link(L, &l);
 }
 

@@ -47,6 +47,11 @@ void sc_report(struct sc_loader *L, int line, const char *sec, const char *key,
 unsigned sc_split_words(const char *s, char w[][SC_NAME_MAX], unsigned max);
 
 /* Line of key in section s, or 0. */
+/* Check (and make absolute) a [link] section's schedule or trace. */
+struct sc_link;
+void sc_check_link_sched(struct sc_loader *L, const struct sc_section *s,
+			 struct sc_link *l);
+
 int sc_key_line(struct sc_loader *L, const struct sc_section *s,
 		const char *key);
 

@@ -44,6 +44,9 @@ static int print_section(FILE *f, enum sk_section sec, const void *target)
 			continue;
 		if (sec == SS_LINK && strcmp(k->name, "both") == 0)
 			continue; /* forward and reverse say it all */
+		if (sec == SS_LINK && k->type == SK_TEXT &&
+		    *((const char *)target + k->off) == '\0')
+			continue; /* no schedule, no trace */
 		int n = sk_format(k, target, buf, sizeof(buf));
 		if (n < 0 || (size_t)n >= sizeof(buf))
 			return -EOVERFLOW;
@@ -96,6 +99,8 @@ int scenario_print(FILE *f, const struct scenario *sc)
 		memset(&in, 0, sizeof(in));
 		in.fwd = l->fwd;
 		in.rev = l->rev;
+		memcpy(in.sched, l->sched, sizeof(in.sched));
+		memcpy(in.trace, l->trace, sizeof(in.trace));
 		fprintf(f, "\n[link %s %s]\n", sc->hosts[l->a].name,
 			sc->hosts[l->b].name);
 		if ((rc = print_section(f, SS_LINK, &in)) < 0)
