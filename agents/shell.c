@@ -4,7 +4,8 @@
  * relay bind port + lane, players send from an ephemeral port to
  * destination:port + lane. A timer wakes the machine at the common start
  * t0 plus the relative time the machine asks for; received datagrams are
- * handed over with the receive time. At the end (truth played out, plus
+ * handed over with the receive time (the observer runs the frames due
+ * before it first). At the end (truth played out, plus
  * a linger for late datagrams, or SIGINT/SIGTERM) the metrics are written
  * to the run directory. Only I/O and timers live here.
  */
@@ -77,8 +78,10 @@ static int emit_udp(void *arg, const struct role_dgram *d)
 
 	to.sin_port = htons((uint16_t)(ntohs(to.sin_port) + d->lane));
 	if (sendto(sh->fd[d->lane], d->buf, d->len, 0, (struct sockaddr *)&to,
-		   sizeof(to)) < 0)
+		   sizeof(to)) < 0) {
 		sh->send_errors++;
+		return ROLE_EMIT_FAILED; /* counted by the role, not as sent */
+	}
 	return 0;
 }
 
@@ -122,6 +125,25 @@ static int get_relay(const void *m, size_t i, struct role_metrics *out)
 	return agent_relay_metrics(m, i, out);
 }
 
+/* Updates arrived but none belonged to a path of the truth: the players
+ * and this observer disagree on the trace or its time origin, and the
+ * run measured nothing. Say so, and fail. */
+static void check_matched(struct shell *sh)
+{
+	uint64_t received, unmatched;
+
+	role_observer_totals(sh->ob, &received, &unmatched);
+	if (received == 0 || unmatched < received)
+		return;
+	fprintf(stderr,
+		"reckon-agent %s: error: all %" PRIu64 " updates received "
+		"matched no path of the truth at their send time, so no error "
+		"was measured; do every player and observer use the same "
+		"trace and start time?\n",
+		sh->o->host, received);
+	sh->status = 1;
+}
+
 static void finish(struct shell *sh)
 {
 	struct reckon_espdu_counters c[ROLE_MAX_LANES];
@@ -142,6 +164,8 @@ static void finish(struct shell *sh)
 		}
 		if (!err)
 			err = rejects_write(o, c, foreign, o->n_lanes);
+		if (!err)
+			check_matched(sh);
 	} else {
 		err = write_rows(sh, "relay", o->n_lanes, get_relay, &sh->rl);
 		if (!err)
@@ -229,12 +253,22 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
 
 		if (n < 0)
 			break;
-		if (sh->ob)
-			role_observer_recv(sh->ob, lane, rel_now(sh), sh->buf,
-					   (size_t)n);
-		else
+		/* the observer first runs the frames due before now, so
+		 * a late timer cannot show a frame an update that arrived
+		 * after its time */
+		if (sh->ob) {
+			if (role_observer_recv(sh->ob, lane, rel_now(sh),
+					       sh->buf, (size_t)n) == -ENOMEM) {
+				fprintf(stderr, "reckon-agent %s: %s\n",
+					sh->o->host, strerror(ENOMEM));
+				sh->status = 1;
+				finish(sh);
+				return;
+			}
+		} else {
 			role_relay_recv(&sh->rl, lane, sh->buf, (size_t)n,
 					emit_udp, sh);
+		}
 	}
 }
 

@@ -144,6 +144,8 @@ static const char *const fig_name[F_N] = {
 struct rep_acc {
 	unsigned rep;
 	double sent, bytes, datagrams, received, duration, players;
+	/* bytes: octets of the updates sent, each update counted once, like
+	 * sent (not once per destination, which is datagrams) */
 	double frames, err_wsum, p50_sum, p95_sum, err_max, over_s, obs_rows,
 		obs_duration;
 	double rows_frames; /* observer rows with at least one frame */
@@ -180,14 +182,15 @@ enum col {
 	C_MAX,
 	C_OVER,
 	C_DUR,
+	C_UBYTES,
 	C_N
 };
 
 static const char *const col_name[C_N] = {
-	"role",	    "condition", "predictor", "params",
-	"host",	    "sent",	 "datagrams", "bytes_sent",
-	"received", "frames",	 "err_mean",  "err_p50",
-	"err_p95",  "err_max",	 "over_s",    "duration_s",
+	"role",	      "condition",    "predictor",  "params",	"host",
+	"sent",	      "datagrams",    "bytes_sent", "received", "frames",
+	"err_mean",   "err_p50",      "err_p95",    "err_max",	"over_s",
+	"duration_s", "update_bytes",
 };
 
 #define MAX_FIELDS 64
@@ -295,7 +298,7 @@ static void add_row(struct agg *a, char **f, const int *ci, unsigned rep)
 	if (player) {
 		r->sent += v[C_SENT];
 		r->datagrams += v[C_DGRAMS];
-		r->bytes += v[C_BYTES];
+		r->bytes += v[C_UBYTES];
 		r->players += 1;
 		if (v[C_DUR] > r->duration)
 			r->duration = v[C_DUR];
@@ -545,16 +548,79 @@ static void cell(FILE *f, double m, double h, int prec)
 	fprintf(f, " %16s", buf);
 }
 
+/* Rows i and j share a predictor but not its parameters. */
+static int same_pred(const struct row_out *a, const struct row_out *b)
+{
+	return !strcmp(a->g->predictor, b->g->predictor) &&
+	       strcmp(a->g->params, b->g->params);
+}
+
+/* Does the space-separated list params hold token tok (len n)? */
+static int has_token(const char *params, const char *tok, size_t n)
+{
+	for (const char *p = params; *p;) {
+		size_t l = strcspn(p, " ");
+
+		if (l == n && !strncmp(p, tok, n))
+			return 1;
+		p += l;
+		p += strspn(p, " ");
+	}
+	return 0;
+}
+
+/* Label of row i: the parameters (k=v) of its predictor that not every
+ * other row of the same predictor has, so that two rows of one predictor
+ * can be told apart; "" when no other row has other parameters. */
+static void params_label(const struct row_out *rows, size_t n, size_t i,
+			 char *buf, size_t len)
+{
+	const char *p = rows[i].g->params;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	while (*p) {
+		size_t l = strcspn(p, " ");
+		int differs = 0;
+
+		for (size_t j = 0; j < n && !differs; j++)
+			differs = j != i && same_pred(&rows[i], &rows[j]) &&
+				  !has_token(rows[j].g->params, p, l);
+		if (differs && used + l + 2 < len) {
+			if (used)
+				buf[used++] = ' ';
+			memcpy(buf + used, p, l);
+			used += l;
+			buf[used] = '\0';
+		}
+		p += l;
+		p += strspn(p, " ");
+	}
+}
+
 static void write_table(FILE *f, const struct row_out *rows, size_t n)
 {
-	fprintf(f, "%-10s %-24s %4s %16s %16s %16s %16s %16s\n", "predictor",
-		"condition", "reps", "upd/s/entity", "bytes/s/entity",
-		"err_mean", "err_p95", "err_max");
+	int labels = 0;
+	char label[128];
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			labels |= same_pred(&rows[i], &rows[j]);
+	fprintf(f, "%-10s ", "predictor");
+	if (labels)
+		fprintf(f, "%-28s ", "params (differing)");
+	fprintf(f, "%-24s %4s %16s %16s %16s %16s %16s\n", "condition", "reps",
+		"upd/s/entity", "bytes/s/entity", "err_mean", "err_p95",
+		"err_max");
 	for (size_t i = 0; i < n; i++) {
 		const struct row_out *r = &rows[i];
 
-		fprintf(f, "%-10s %-24.24s %4zu", r->g->predictor,
-			r->g->condition, r->n);
+		fprintf(f, "%-10s ", r->g->predictor);
+		if (labels) {
+			params_label(rows, n, i, label, sizeof(label));
+			fprintf(f, "%-28.28s ", label[0] ? label : "-");
+		}
+		fprintf(f, "%-24.24s %4zu", r->g->condition, r->n);
 		cell(f, r->mean[F_UPS], r->half[F_UPS], 2);
 		cell(f, r->mean[F_BPS], r->half[F_BPS], 0);
 		cell(f, r->mean[F_ERR_MEAN], r->half[F_ERR_MEAN], 2);
@@ -563,7 +629,9 @@ static void write_table(FILE *f, const struct row_out *rows, size_t n)
 		fputc('\n', f);
 	}
 	fprintf(f, "(mean ± 95%% CI half-width over repetitions, Student t; "
-		   "errors in game units)\n");
+		   "updates and bytes per entity count each update once, "
+		   "whatever the number of destinations; errors in game "
+		   "units)\n");
 }
 
 static void agg_free(struct agg *a)

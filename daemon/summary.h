@@ -4,10 +4,12 @@
  * columns in docs/agents.md); summary_write reads them all and writes
  * summary.csv and summary.json into the run directory, one row per
  * predictor (with its parameters) and link condition: updates/s and
- * bytes/s per entity, delivery ratio, mean/p50/p95/max position error and
+ * bytes/s per entity (each update counted once, not once per
+ * destination), delivery ratio, mean/p50/p95/max position error and
  * the fraction of time over the error threshold, each as a mean over
  * repetitions with a 95% Student-t confidence interval, and prints the
- * same as a table. Library code: returns 0 or -errno, never logs.
+ * same as a table (with the differing parameters when two rows share a
+ * predictor). Library code: returns 0 or -errno, never logs.
  */
 #ifndef RECKON_SUMMARY_H
 #define RECKON_SUMMARY_H

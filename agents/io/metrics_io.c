@@ -22,7 +22,7 @@
 	"host,role,rep,seed,condition,topology,lane,predictor,params,entity,"  \
 	"sent,sent_init,datagrams,bytes_sent,received,bytes_received,applied," \
 	"stale,rejected,unmatched,frames,frames_blind,err_mean,err_p50,"       \
-	"err_p95,err_max,over_s,duration_s\n"
+	"err_p95,err_max,over_s,update_bytes,send_errors,duration_s\n"
 
 static int open_tmp(const struct shell_opts *o, const char *what, char *path,
 		    size_t plen, char *tmp, size_t tlen, FILE **f)
@@ -81,14 +81,16 @@ int metrics_write(const struct metrics_table *t)
 			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+			",%.6f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
+			",%.6f\n",
 			o->host, t->role, o->rep, o->seed, o->condition,
 			o->topology, m->lane, par->p->name, params, m->entity,
 			m->sent, m->sent_init, m->datagrams, m->bytes_sent,
 			m->received, m->bytes_received, m->applied, m->stale,
 			m->rejected, m->unmatched, m->frames, m->frames_blind,
 			m->err_mean, m->err_p50, m->err_p95, m->err_max,
-			m->over_s, t->duration_s);
+			m->over_s, m->update_bytes, m->send_errors,
+			t->duration_s);
 	}
 	return close_rename(f, tmp, path);
 }
@@ -124,7 +126,8 @@ int agent_relay_metrics(const struct role_relay *r, size_t i,
 	out->lane = (uint16_t)i;
 	out->received = r->verdicts[i].n[RECKON_ESPDU_OK];
 	out->bytes_received = r->bytes_in[i];
-	out->datagrams = r->forwarded[i] * r->n_dest;
+	out->datagrams = r->datagrams_out[i];
 	out->bytes_sent = r->bytes_out[i];
+	out->send_errors = r->send_errors[i];
 	return 0;
 }

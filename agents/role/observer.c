@@ -5,6 +5,8 @@
  * teleport) starts a fresh receiver, as the offline replay does. A frame
  * at tick time t samples every path alive at t; a path whose receiver has
  * had no update yet counts a blind frame instead of an error sample.
+ * Update send times, frame times and the receivers' clock are all
+ * relative to t0, the trace's first sample (truth.c rebases the trace).
  */
 #include <errno.h>
 #include <math.h>
@@ -26,6 +28,8 @@ struct role_observer {
 	uint8_t model[ROLE_MAX_LANES];
 	size_t n_lanes;
 	double threshold;
+	void (*on_frame)(void *arg, const struct role_frame *f);
+	void *frame_arg;
 	struct predict_receiver **rcv; /* n_paths x n_lanes */
 	size_t *k;		       /* next frame sample of each path */
 	struct role_metrics *m;	       /* n_entities x n_lanes */
@@ -65,6 +69,8 @@ int role_observer_new(const struct role_observer_cfg *c,
 	o->tr = c->truth;
 	o->n_lanes = c->n_lanes;
 	o->threshold = c->threshold;
+	o->on_frame = c->on_frame;
+	o->frame_arg = c->frame_arg;
 	for (size_t l = 0; l < c->n_lanes; l++) {
 		o->lanes[l] = c->lanes[l];
 		o->model[l] = role_model_id(c->lanes[l].p);
@@ -123,6 +129,9 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 
 	if (!o || lane >= o->n_lanes)
 		return -EINVAL;
+	/* the frames due before this arrival must not see it */
+	if (now_ns > INT64_MIN && (err = role_observer_frame(o, now_ns - 1)))
+		return err;
 	if (reckon_espdu_decode_counted(buf, len, &pdu, &o->verdicts[lane]) !=
 	    RECKON_ESPDU_OK)
 		return -EBADMSG;
@@ -199,6 +208,16 @@ static int frame_path(struct role_observer *o, size_t i)
 		err = v3_dist(d.pos, truth);
 		if (err_push(&o->err[e * o->n_lanes + l], err))
 			return -ENOMEM;
+		if (o->on_frame) {
+			struct role_frame f = {.lane = (uint16_t)l,
+					       .entity = rp->entity,
+					       .t_ns = t,
+					       .err = err};
+
+			v3_copy(f.shown, d.pos);
+			v3_copy(f.truth, truth);
+			o->on_frame(o->frame_arg, &f);
+		}
 		m->frames++;
 		if (err > o->threshold)
 			m->over_s += (double)o->tr->tick_ns * 1e-9;
@@ -240,6 +259,21 @@ int role_observer_verdicts(const struct role_observer *o, uint16_t lane,
 uint64_t role_observer_foreign(const struct role_observer *o, uint16_t lane)
 {
 	return o && lane < o->n_lanes ? o->foreign[lane] : 0;
+}
+
+void role_observer_totals(const struct role_observer *o, uint64_t *received,
+			  uint64_t *unmatched)
+{
+	uint64_t r = 0, u = 0;
+
+	for (size_t i = 0; o && i < o->tr->n_entities * o->n_lanes; i++) {
+		r += o->m[i].received;
+		u += o->m[i].unmatched;
+	}
+	if (received)
+		*received = r;
+	if (unmatched)
+		*unmatched = u;
 }
 
 size_t role_observer_rows(const struct role_observer *o)

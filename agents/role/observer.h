@@ -7,7 +7,10 @@
  * tick, measures the distance between the displayed and the true
  * position of every entity it watches. Pure: the host calls
  * role_observer_recv as datagrams arrive and role_observer_frame when
- * the time of role_observer_next has come.
+ * the time of role_observer_next has come. A frame shows only what had
+ * arrived by its time: role_observer_recv first runs every frame due
+ * before the arrival, so a host whose timer is late cannot let an update
+ * reach a frame that was due before it arrived.
  */
 #ifndef RECKON_ROLE_OBSERVER_H
 #define RECKON_ROLE_OBSERVER_H
@@ -19,11 +22,23 @@
 #include "role/role.h"
 #include "role/truth.h"
 
+/* One error sample: what lane showed for entity at frame time t_ns. */
+struct role_frame {
+	uint16_t lane;
+	uint32_t entity;
+	int64_t t_ns;
+	double shown[3], truth[3];
+	double err; /* |shown - truth|, u */
+};
+
 struct role_observer_cfg {
 	const struct role_truth *truth; /* must outlive the observer */
 	const struct predict_params *lanes;
 	size_t n_lanes;	  /* 1..ROLE_MAX_LANES */
 	double threshold; /* error over this counts toward over_s, u */
+	/* optional: called for every error sample, in frame order */
+	void (*on_frame)(void *arg, const struct role_frame *f);
+	void *frame_arg;
 };
 
 struct role_observer;
@@ -32,7 +47,10 @@ int role_observer_new(const struct role_observer_cfg *cfg,
 		      struct role_observer **out);
 void role_observer_free(struct role_observer *o);
 
-/* A datagram arrived on lane at relative time now_ns. Returns 0 when the
+/* A datagram arrived on lane at relative time now_ns. The frames due
+ * before now_ns are run first (as role_observer_frame(o, now_ns - 1));
+ * a frame at exactly now_ns runs after, so it shows an update that
+ * arrives at its time, as the offline replay does. Returns 0 when the
  * predictor took it; -EBADMSG malformed PDU (counted by verdict),
  * -EPROTO a valid PDU that is no reckon update of this lane (wrong model,
  * unknown entity), -ENOENT no path of the entity at its time, -ESTALE
@@ -52,6 +70,14 @@ int role_observer_verdicts(const struct role_observer *o, uint16_t lane,
 			   struct reckon_espdu_counters *out);
 /* Valid PDUs of lane that were not reckon updates for it (-EPROTO). */
 uint64_t role_observer_foreign(const struct role_observer *o, uint16_t lane);
+
+/* Updates received (decoded PDUs of known entities) and, of them, those
+ * that matched no path of their entity at their send time, over every
+ * lane and entity. received > 0 == unmatched means the players and this
+ * observer disagree on the truth (another trace, another time origin):
+ * nothing was measured. */
+void role_observer_totals(const struct role_observer *o, uint64_t *received,
+			  uint64_t *unmatched);
 
 /* Metric rows (lanes x entities of the truth) and row i; error
  * statistics are computed here (nearest-rank percentiles). */

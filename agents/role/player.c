@@ -168,6 +168,7 @@ static int send_update(struct role_player *p, size_t e, size_t l,
 		return err;
 	p->seq[e * p->n_lanes + l]++;
 	m->sent++;
+	m->update_bytes += len;
 	if (u->reason == PREDICT_REASON_INIT)
 		m->sent_init++;
 	for (uint16_t d = 0; d < p->n_dest; d++) {
@@ -179,6 +180,10 @@ static int send_update(struct role_player *p, size_t e, size_t l,
 		err = emit(arg, &dg);
 		if (err < 0)
 			return err;
+		if (err == ROLE_EMIT_FAILED) {
+			m->send_errors++;
+			continue;
+		}
 		m->datagrams++;
 		m->bytes_sent += len;
 	}

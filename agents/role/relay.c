@@ -39,6 +39,11 @@ int role_relay_recv(struct role_relay *r, uint16_t lane, const void *buf,
 		err = emit(arg, &dg);
 		if (err < 0)
 			return err;
+		if (err == ROLE_EMIT_FAILED) {
+			r->send_errors[lane]++;
+			continue;
+		}
+		r->datagrams_out[lane]++;
 		r->bytes_out[lane] += len;
 	}
 	return 0;

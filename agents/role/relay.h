@@ -19,7 +19,9 @@ struct role_relay {
 	uint16_t n_dest;
 	struct reckon_espdu_counters verdicts[ROLE_MAX_LANES];
 	uint64_t forwarded[ROLE_MAX_LANES]; /* updates forwarded */
-	uint64_t bytes_in[ROLE_MAX_LANES], bytes_out[ROLE_MAX_LANES];
+	uint64_t bytes_in[ROLE_MAX_LANES];
+	uint64_t datagrams_out[ROLE_MAX_LANES], bytes_out[ROLE_MAX_LANES];
+	uint64_t send_errors[ROLE_MAX_LANES]; /* copies not sent (host error) */
 };
 
 /* -EINVAL for 0 or too many lanes, or no destination. */

@@ -26,8 +26,11 @@ struct role_dgram {
 	const uint8_t *buf;
 };
 
-/* The host's transmit hook; a negative return aborts the call that
- * emitted and is passed back to the host. */
+/* The host's transmit hook. 0: sent. ROLE_EMIT_FAILED: this datagram
+ * could not be sent (sendto failed); the role counts a send error and
+ * carries on. A negative return aborts the call that emitted and is
+ * passed back to the host. */
+#define ROLE_EMIT_FAILED 1
 typedef int (*role_emit_fn)(void *arg, const struct role_dgram *d);
 
 /* Model id of a predictor on the wire (ESPDU predictor record): its
@@ -40,10 +43,12 @@ struct role_metrics {
 	uint16_t lane;
 	uint32_t entity;
 	/* sender */
-	uint64_t sent;	     /* updates decided by the sender */
-	uint64_t sent_init;  /* of which initial states (reason INIT) */
-	uint64_t datagrams;  /* datagrams emitted (updates x destinations) */
-	uint64_t bytes_sent; /* UDP payload octets emitted */
+	uint64_t sent;	       /* updates decided by the sender */
+	uint64_t sent_init;    /* of which initial states (reason INIT) */
+	uint64_t datagrams;    /* datagrams sent (updates x destinations) */
+	uint64_t bytes_sent;   /* UDP payload octets of those datagrams */
+	uint64_t update_bytes; /* octets of the updates, each counted once */
+	uint64_t send_errors;  /* datagrams the host failed to send */
 	/* receiver */
 	uint64_t received; /* datagrams accepted by the decoder */
 	uint64_t bytes_received;

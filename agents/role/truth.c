@@ -4,7 +4,11 @@
  * hands its predictor: the set's X-Y bounds and the trend map of the
  * path's team with the path itself taken out (leave-one-out, Steele's
  * paper 000 §VI-A), built once per path so that paths can run at the
- * same time.
+ * same time. The paths' samples are rebased so that the trace's first
+ * sample is at 0: a trace keeps its own time column (an imported one may
+ * start anywhere), while the roles count time from the run's t0, so the
+ * senders' update times, the observer's path lookup and the receivers'
+ * extrapolation all see the same relative clock.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -64,6 +68,18 @@ static int path_trend(struct role_truth *tr, const struct replay_set *train,
 	return err;
 }
 
+/* Shift every path's samples by -origin. The paths are disjoint ranges
+ * of set->buf, which the set owns. */
+static void rebase(struct replay_set *set, int64_t origin)
+{
+	for (size_t i = 0; origin && i < set->n_paths; i++) {
+		struct trace_sample *s = set->buf + (set->path[i].s - set->buf);
+
+		for (size_t k = 0; k < set->path[i].n; k++)
+			s[k].t_ns -= origin;
+	}
+}
+
 int role_truth_build(const struct trace *t, const struct replay_opts *o,
 		     struct role_truth *out)
 {
@@ -99,6 +115,7 @@ int role_truth_build_trained(const struct trace *t, const struct trace *train,
 	tr.origin_ns = t->s[0].t_ns;
 	tr.tick_ns = t->tick_ns;
 	tr.end_ns = t->s[t->n - 1].t_ns - tr.origin_ns + t->tick_ns;
+	rebase(&tr.set, tr.origin_ns);
 	tr.trend = calloc(tr.set.n_paths + 1, sizeof(*tr.trend));
 	tr.ctx = calloc(tr.set.n_paths + 1, sizeof(*tr.ctx));
 	tr.entities = calloc(tr.set.n_paths + 1, sizeof(*tr.entities));
@@ -155,7 +172,7 @@ void role_truth_free(struct role_truth *tr)
 
 int64_t role_truth_time(const struct role_truth *tr, size_t path, size_t k)
 {
-	return tr->set.path[path].s[k].t_ns - tr->origin_ns;
+	return tr->set.path[path].s[k].t_ns; /* rebased in the build */
 }
 
 long role_truth_entity_index(const struct role_truth *tr, uint32_t entity)

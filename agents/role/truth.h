@@ -6,7 +6,9 @@
  * context replay gives it (map bounds, and its team's velocity trend map
  * without the path itself, for led reckoning), so that a zero-latency,
  * lossless run sends the same updates as `reckon-agent replay`. Times
- * here are relative to the trace's first sample. Pure.
+ * here, including the t_ns of the paths' samples (rebased when built),
+ * are relative to the trace's first sample, which plays at the run's t0.
+ * Pure.
  */
 #ifndef RECKON_ROLE_TRUTH_H
 #define RECKON_ROLE_TRUTH_H
@@ -22,7 +24,9 @@
 struct role_truth {
 	struct replay_set set;
 	struct replay_opts opts;
-	int64_t origin_ns; /* t_ns of the trace's first sample */
+	/* t_ns of the source trace's first sample; the samples of set are
+	 * rebased by it, so set's times start at 0 */
+	int64_t origin_ns;
 	int64_t tick_ns;
 	int64_t end_ns; /* relative time just after the last tick */
 	struct predict_trend *trend; /* one per path */

@@ -43,10 +43,17 @@ void fix_trace(struct trace *t, int n_ent, double s)
 	}
 }
 
+void fix_shift(struct trace *t, int64_t by)
+{
+	for (size_t i = 0; i < t->n; i++)
+		t->s[i].t_ns += by;
+}
+
 void fix_queue_init(struct fix_queue *q)
 {
 	memset(q, 0, sizeof(*q));
 	q->fail_after = -1;
+	q->refuse_dest = -1;
 }
 
 void fix_queue_free(struct fix_queue *q)
@@ -61,6 +68,8 @@ int fix_emit(void *arg, const struct role_dgram *d)
 
 	if (q->fail_after >= 0 && q->n >= (size_t)q->fail_after)
 		return -EPIPE;
+	if (q->refuse_dest >= 0 && d->dest == q->refuse_dest)
+		return ROLE_EMIT_FAILED;
 	if (q->n == q->cap) {
 		q->cap = q->cap ? 2 * q->cap : 64;
 		q->d = realloc(q->d, q->cap * sizeof(*q->d));

@@ -20,6 +20,10 @@
  * ticks at the middle and respawned 800 u away. */
 void fix_trace(struct trace *t, int n_ent, double s);
 
+/* Add by to every sample's time (an imported trace keeps its own time
+ * column, which need not start at 0). */
+void fix_shift(struct trace *t, int64_t by);
+
 /* Captured datagrams. */
 struct fix_dgram {
 	uint16_t dest, lane;
@@ -30,7 +34,9 @@ struct fix_dgram {
 struct fix_queue {
 	struct fix_dgram *d;
 	size_t n, cap;
-	int fail_after; /* emit returns -EPIPE after this many; < 0 never */
+	int fail_after;	 /* emit returns -EPIPE after this many; < 0 never */
+	int refuse_dest; /* emit to this dest returns ROLE_EMIT_FAILED and
+			  * stores nothing; < 0 never */
 };
 
 void fix_queue_init(struct fix_queue *q);

@@ -4,7 +4,8 @@
  * of every entity on every lane at t = 0 sent to each destination, the
  * next-wake time, the per-entity update counts equal to the offline
  * replay's on the same truth (for DIS and led reckoning), entity
- * selection, and a transmit error handed back.
+ * selection, a transmit error handed back, and a datagram the host
+ * failed to send counted as a send error, not as sent.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -129,6 +130,9 @@ Test(player, counts_equal_offline_replay)
 		cr_assert_eq(m.datagrams, 2 * m.sent);
 		total += m.datagrams;
 		cr_assert_gt(m.bytes_sent, 160 * m.datagrams - 1);
+		/* each update once; every copy has the same length */
+		cr_assert_eq(m.bytes_sent, 2 * m.update_bytes);
+		cr_assert_eq(m.send_errors, 0);
 	}
 	cr_assert_eq(q.n, total);
 	/* the curves make both predictors send more than initial states */
@@ -191,6 +195,34 @@ Test(player, emit_error_is_returned)
 	q.fail_after = 3;
 	cr_assert_eq(role_player_advance(p, 0, fix_emit, &q), -EPIPE);
 	cr_assert_eq(q.n, 3);
+	fix_queue_free(&q);
+	role_player_free(p);
+}
+
+Test(player, failed_sends_are_send_errors)
+{
+	struct role_player *p = mk(3, NULL, 0);
+	struct fix_queue q;
+	size_t total = 0;
+
+	fix_queue_init(&q);
+	q.refuse_dest = 1;
+	cr_assert_eq(role_player_advance(p, INT64_MAX - 1, fix_emit, &q), 0);
+	cr_assert_eq(role_player_next(p), INT64_MAX);
+	for (size_t i = 0; i < role_player_rows(p); i++) {
+		struct role_metrics m;
+
+		cr_assert_eq(role_player_metrics(p, i, &m), 0);
+		cr_assert_gt(m.sent, 0);
+		/* 3 destinations, one of which refuses every datagram */
+		cr_assert_eq(m.datagrams, 2 * m.sent);
+		cr_assert_eq(m.send_errors, m.sent);
+		cr_assert_eq(m.bytes_sent, 2 * m.update_bytes);
+		total += m.datagrams;
+	}
+	cr_assert_eq(q.n, total);
+	for (size_t i = 0; i < q.n; i++)
+		cr_assert_neq(q.d[i].dest, 1);
 	fix_queue_free(&q);
 	role_player_free(p);
 }

@@ -1,7 +1,8 @@
 /*
  * test_relay.c: the relay role (agents/role/relay.c): a valid PDU is
  * forwarded byte for byte on its lane to every observer; a malformed one
- * is dropped and counted by reason; transmit errors come back.
+ * is dropped and counted by reason; transmit errors come back; a copy
+ * the host failed to send is a send error, not a datagram sent.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -48,6 +49,8 @@ Test(relay, forwards_to_every_observer)
 	cr_assert_eq(r.forwarded[1], 1);
 	cr_assert_eq(r.bytes_in[1], len);
 	cr_assert_eq(r.bytes_out[1], 3 * len);
+	cr_assert_eq(r.datagrams_out[1], 3);
+	cr_assert_eq(r.send_errors[1], 0);
 	cr_assert_eq(r.forwarded[0], 0);
 	fix_queue_free(&q);
 }
@@ -85,5 +88,26 @@ Test(relay, emit_error_returned)
 	cr_assert_eq(role_relay_recv(&r, 0, buf, len, fix_emit, &q), -EPIPE);
 	cr_assert_eq(role_relay_init(&r, 0, 2), -EINVAL);
 	cr_assert_eq(role_relay_init(&r, 1, 0), -EINVAL);
+	fix_queue_free(&q);
+}
+
+Test(relay, failed_sends_are_not_counted_as_sent)
+{
+	struct role_relay r;
+	struct fix_queue q;
+	uint8_t buf[RECKON_ESPDU_MAX_LEN];
+	size_t len = one_pdu(buf);
+
+	fix_queue_init(&q);
+	q.refuse_dest = 1;
+	cr_assert_eq(role_relay_init(&r, 1, 3), 0);
+	cr_assert_eq(role_relay_recv(&r, 0, buf, len, fix_emit, &q), 0);
+	cr_assert_eq(role_relay_recv(&r, 0, buf, len, fix_emit, &q), 0);
+	/* dest 0 and 2 got both copies, dest 1 none */
+	cr_assert_eq(q.n, 4);
+	cr_assert_eq(r.forwarded[0], 2);
+	cr_assert_eq(r.datagrams_out[0], 4);
+	cr_assert_eq(r.bytes_out[0], 4 * len);
+	cr_assert_eq(r.send_errors[0], 2);
 	fix_queue_free(&q);
 }

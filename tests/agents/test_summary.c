@@ -4,7 +4,10 @@
  * the interval's coverage on seeded normal samples (a property of the
  * math, checked with a binomial tolerance), and summary_write on
  * hand-made metrics files of three repetitions: grouping, per-entity
- * rates, frame-weighted error, malformed rows skipped and counted.
+ * rates, frame-weighted error, malformed rows skipped and counted;
+ * bytes/s counting each update once like updates/s (not once per
+ * destination), and the table telling apart two rows of one predictor
+ * by the parameters that differ.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -95,7 +98,7 @@ Test(summary, ci_coverage)
 	"host,role,rep,seed,condition,topology,lane,predictor,params,entity,"  \
 	"sent,sent_init,datagrams,bytes_sent,received,bytes_received,applied," \
 	"stale,rejected,unmatched,frames,frames_blind,err_mean,err_p50,"       \
-	"err_p95,err_max,over_s,duration_s\n"
+	"err_p95,err_max,over_s,update_bytes,send_errors,duration_s\n"
 
 static void write_file(const char *dir, const char *name, const char *body)
 {
@@ -120,25 +123,26 @@ static void write_rep(const char *dir, unsigned r)
 	snprintf(body, sizeof(body),
 		 HEADER
 		 "p,player,%u,1,c1,p2p,0,dis,a=1,0,%u,1,%u,%u,0,0,0,0,0,0,0,0,"
-		 "0,0,0,0,0,10\n"
+		 "0,0,0,0,0,%u,0,10\n"
 		 "p,player,%u,1,c1,p2p,0,dis,a=1,1,%u,1,%u,%u,0,0,0,0,0,0,0,0,"
-		 "0,0,0,0,0,10\n",
-		 r, 10 * r, 10 * r, 2000 * r, r, 10 * r, 10 * r, 2000 * r);
+		 "0,0,0,0,0,%u,0,10\n",
+		 r, 10 * r, 10 * r, 2000 * r, 2000 * r, r, 10 * r, 10 * r,
+		 2000 * r, 2000 * r);
 	write_file(dir, "metrics-p.csv", body);
 	snprintf(body, sizeof(body),
 		 HEADER
 		 "o,observer,%u,1,c1,p2p,0,dis,a=1,0,0,0,0,0,%u,0,0,0,0,0,100,"
-		 "0,%u,1,2,%u,%u,10\n"
+		 "0,%u,1,2,%u,%u,0,0,10\n"
 		 "o,observer,%u,1,c1,p2p,0,dis,a=1,1,0,0,0,0,%u,0,0,0,0,0,300,"
-		 "0,%u,3,4,5,%u,10\n"
+		 "0,%u,3,4,5,%u,0,0,10\n"
 		 "o,observer,%u,1,c1,p2p,0,dis,a=1,1,not,a,number\n"
 		 "o,observer,%u,1,c1,p2p,0,dis,a=1,1,0,0,0,0,x,0,0,0,0,0,1,"
-		 "0,1,1,1,1,1,10\n",
+		 "0,1,1,1,1,1,0,0,10\n",
 		 r, 10 * r, r, r, r, r, 10 * r, r, 3 * r, r, r);
 	write_file(dir, "metrics-o.csv", body);
 	write_file(dir, "metrics-relay.csv",
 		   HEADER "s,relay,1,1,c1,p2p,0,dis,a=1,0,0,0,99,99,99,0,0,0,0,"
-			  "0,0,0,0,0,0,0,0,0\n");
+			  "0,0,0,0,0,0,0,0,0,0,0\n");
 }
 
 static char *slurp(const char *path)
@@ -238,13 +242,13 @@ Test(summary, delivery_counts_every_observer)
 	cr_assert(mkdtemp(dir));
 	write_file(dir, "metrics-p.csv",
 		   HEADER "p,player,1,1,cs,client-server,0,dis,a=1,0,10,1,10,"
-			  "1600,0,0,0,0,0,0,0,0,0,0,0,0,0,5\n");
+			  "1600,0,0,0,0,0,0,0,0,0,0,0,0,0,1600,0,5\n");
 	write_file(dir, "metrics-o1.csv",
 		   HEADER "o1,observer,1,1,cs,client-server,0,dis,a=1,0,0,0,0,"
-			  "0,9,0,9,0,0,0,10,0,1,1,1,1,0,5\n");
+			  "0,9,0,9,0,0,0,10,0,1,1,1,1,0,0,0,5\n");
 	write_file(dir, "metrics-o2.csv",
 		   HEADER "o2,observer,1,1,cs,client-server,0,dis,a=1,0,0,0,0,"
-			  "0,8,0,8,0,0,0,10,0,1,1,1,1,0,5\n");
+			  "0,8,0,8,0,0,0,10,0,1,1,1,1,0,0,0,5\n");
 	cr_assert_eq(summary_write(dir, 1, NULL), 0);
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	char *csv = strchr(slurp(path), '\n') + 1;
@@ -253,4 +257,90 @@ Test(summary, delivery_counts_every_observer)
 	cr_assert_eq(strncmp(csv, "dis,a=1,cs,1,2,,320,,0.85,,", 27), 0, "%s",
 		     csv);
 	rm_rf(dir);
+}
+
+/*
+ * p2p to two observers: every update goes out twice. updates/s counts
+ * each update once (10 / 5 s = 2), and so must bytes/s: update_bytes
+ * 1600 / 5 s = 320, not bytes_sent (both copies) 3200 / 5 s = 640.
+ */
+Test(summary, bytes_count_each_update_once)
+{
+	char dir[] = "/tmp/reckon-summary-XXXXXX", path[600];
+
+	cr_assert(mkdtemp(dir));
+	write_file(dir, "metrics-p.csv",
+		   HEADER "p,player,1,1,c,p2p,0,dis,a=1,0,10,1,20,3200,0,0,"
+			  "0,0,0,0,0,0,0,0,0,0,0,1600,0,5\n");
+	write_file(dir, "metrics-o1.csv",
+		   HEADER "o1,observer,1,1,c,p2p,0,dis,a=1,0,0,0,0,0,10,0,10,"
+			  "0,0,0,10,0,1,1,1,1,0,0,0,5\n");
+	write_file(dir, "metrics-o2.csv",
+		   HEADER "o2,observer,1,1,c,p2p,0,dis,a=1,0,0,0,0,0,10,0,10,"
+			  "0,0,0,10,0,1,1,1,1,0,0,0,5\n");
+	cr_assert_eq(summary_write(dir, 1, NULL), 0);
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	char *csv = strchr(slurp(path), '\n') + 1;
+
+	cr_assert_eq(strncmp(csv, "dis,a=1,c,1,2,,320,,1,,", 23), 0, "%s", csv);
+	rm_rf(dir);
+}
+
+/* Read the table of dir into buf. */
+static void table_of(const char *dir, char *buf, size_t len)
+{
+	FILE *t = tmpfile();
+	size_t n;
+
+	cr_assert(t);
+	cr_assert_eq(summary_write(dir, 1, t), 0);
+	rewind(t);
+	n = fread(buf, 1, len - 1, t);
+	buf[n] = '\0';
+	fclose(t);
+}
+
+/*
+ * Two rows of one predictor (dis with two thresholds) are told apart by
+ * the parameters that differ; parameters they share are left out. With
+ * one row per predictor the table has no parameters column.
+ */
+Test(summary, table_labels_rows_that_share_a_predictor)
+{
+	char dir[] = "/tmp/reckon-summary-XXXXXX", buf[4096];
+
+	cr_assert(mkdtemp(dir));
+	write_file(dir, "metrics-p.csv",
+		   HEADER "p,player,1,1,c,p2p,0,dis,thr=10 hb=5,0,10,1,10,1600,"
+			  "0,0,0,0,0,0,0,0,0,0,0,0,0,1600,0,5\n"
+			  "p,player,1,1,c,p2p,1,dis,thr=20 hb=5,0,5,1,5,800,"
+			  "0,0,0,0,0,0,0,0,0,0,0,0,0,800,0,5\n"
+			  "p,player,1,1,c,p2p,2,led,eta=5 hb=5,0,5,1,5,800,"
+			  "0,0,0,0,0,0,0,0,0,0,0,0,0,800,0,5\n");
+	table_of(dir, buf, sizeof(buf));
+	cr_assert(strstr(buf, "params"), "%s", buf);
+	char *a = strstr(buf, "\ndis "),
+	     *b = a ? strstr(a + 1, "\ndis ") : NULL;
+	char *l = strstr(buf, "\nled ");
+
+	cr_assert(a && b && l, "%s", buf);
+	cr_assert(strstr(a, "thr=10") && strstr(a, "thr=10") < b, "%s", buf);
+	cr_assert(strstr(b, "thr=20") && strstr(b, "thr=20") < l, "%s", buf);
+	/* hb=5 is the same in both dis rows; led has one row */
+	cr_assert_null(strstr(buf, "hb=5"), "%s", buf);
+	cr_assert_null(strstr(buf, "eta=5"), "%s", buf);
+	rm_rf(dir);
+
+	char dir2[] = "/tmp/reckon-summary-XXXXXX";
+
+	cr_assert(mkdtemp(dir2));
+	write_file(dir2, "metrics-p.csv",
+		   HEADER "p,player,1,1,c,p2p,0,dis,thr=10,0,10,1,10,1600,"
+			  "0,0,0,0,0,0,0,0,0,0,0,0,0,1600,0,5\n"
+			  "p,player,1,1,c,p2p,1,led,eta=5,0,5,1,5,800,"
+			  "0,0,0,0,0,0,0,0,0,0,0,0,0,800,0,5\n");
+	table_of(dir2, buf, sizeof(buf));
+	cr_assert_null(strstr(buf, "params"), "%s", buf);
+	cr_assert_null(strstr(buf, "thr=10"), "%s", buf);
+	rm_rf(dir2);
 }

@@ -3,7 +3,9 @@
  * (agents/role/truth.c). Without a training session each path gets its
  * team's map of this trace minus the path itself (leave-one-out); with one
  * (--trend-train / --trend-trace) every path gets its team's map of the
- * training session, whatever the run's own trace holds.
+ * training session, whatever the run's own trace holds. A trace whose
+ * first sample is not at 0 is rebased: the roles see the same relative
+ * times as for the same movement starting at 0.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -99,4 +101,48 @@ Test(truth, an_empty_training_trace_is_refused)
 	cr_assert_eq(role_truth_build_trained(&run, &empty, NULL, &a), -EINVAL);
 	trace_free(&run);
 	trace_free(&empty);
+}
+
+/*
+ * An imported trace keeps its own clock: here its first sample is at
+ * 3600.000000007 s, which is no multiple of the tick. The truth must be
+ * the same as that of the same movement starting at 0, sample for
+ * sample, with the origin kept, so that players stamp their updates in
+ * ns after t0 and the observer finds their paths.
+ */
+Test(truth, a_time_shifted_trace_is_rebased_to_its_first_sample)
+{
+	const int64_t off = 3600000000007LL;
+	struct trace t0, ts;
+	struct role_truth a, b;
+	size_t path;
+
+	fix_trace(&t0, 3, 8);
+	fix_trace(&ts, 3, 8);
+	fix_shift(&ts, off);
+	cr_assert_eq(role_truth_build(&t0, NULL, &a), 0);
+	cr_assert_eq(role_truth_build(&ts, NULL, &b), 0);
+	cr_assert_eq(a.origin_ns, 0);
+	cr_assert_eq(b.origin_ns, off);
+	cr_assert_eq(b.end_ns, a.end_ns);
+	cr_assert_eq(b.set.n_paths, a.set.n_paths);
+	for (size_t i = 0; i < a.set.n_paths; i++) {
+		cr_assert_eq(b.set.path[i].n, a.set.path[i].n);
+		for (size_t k = 0; k < a.set.path[i].n; k++) {
+			cr_assert_eq(b.set.path[i].s[k].t_ns,
+				     a.set.path[i].s[k].t_ns, "path %zu k %zu",
+				     i, k);
+			cr_assert_eq(role_truth_time(&b, i, k),
+				     role_truth_time(&a, i, k));
+		}
+	}
+	cr_assert_eq(role_truth_time(&b, 0, 0), 0);
+	/* an update stamped 1 s after t0 belongs to a path */
+	cr_assert_eq(role_truth_find_path(&b, 0, 1000000000, &path), 0);
+	cr_assert_eq(role_truth_find_path(&b, 0, off + 1000000000, &path),
+		     -ENOENT);
+	role_truth_free(&a);
+	role_truth_free(&b);
+	trace_free(&t0);
+	trace_free(&ts);
 }
