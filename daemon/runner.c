@@ -131,8 +131,12 @@ static void finish(struct runner *r)
 	if (r->result == 0) {
 		int err = summary_write(r->dir, r->sc->repetitions, stdout);
 
-		if (err < 0 && err != -ENOENT)
+		if (err < 0 && err != -ENOENT) {
+			/* Metrics were written but cannot be summarised:
+			 * the run's numbers are not there, so it failed. */
 			log_warnx("%s: summary: %s", r->dir, strerror(-err));
+			r->result = 1;
+		}
 		if (err == 0 && (err = plot_run(r->dir, r->sc->repetitions)) < 0)
 			log_warnx("%s: plots: %s", r->dir, strerror(-err));
 	}
