@@ -138,6 +138,11 @@ int ctl_merge(int argc, char *argv[])
 	}
 	if (plots)
 		plot_sweep(out);
+	if ((rc = sweep_table(stdout, out, SWEEP_TABLE_ROWS)) < 0)
+		fprintf(stderr,
+			"reckonctl merge: the table of %s/sweep.csv: %s\n", out,
+			strerror(-rc));
+	fflush(stdout);
 	fprintf(stderr,
 		"reckonctl merge: %" PRIu64 " points from %d shards: "
 		"%s/sweep.csv\n",

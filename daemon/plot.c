@@ -3,8 +3,10 @@
  * plot.h for which). For each figure it writes a data file and a script
  * into plots/ and runs gnuplot there once, for an SVG and a PNG
  * (pngcairo when gnuplot has it, else the libgd png terminal). gnuplot's
- * output goes to plots/gnuplot.log. Missing gnuplot is a warning, never
- * an error: the run's results are already written.
+ * output goes to plots/gnuplot.log. A figure holds at most
+ * PLOT_MAX_CURVES curves; more are split over several figures (NAME,
+ * NAME-2, ...), never dropped. Missing gnuplot is a warning, never an
+ * error: the run's results are already written.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -23,9 +25,8 @@
 #include "plot.h"
 #include "results.h"
 
-#define MAX_COLS   128
-#define MAX_SERIES 16
-#define MAX_FIGS   (2 * 8 + 1)
+#define MAX_COLS	128
+#define PLOT_MAX_CURVES 16 /* per figure: more are not legible */
 
 const char *plot_gnuplot(void)
 {
@@ -121,8 +122,132 @@ static int write_script(const char *dir, const char *name, const char *title,
 	return fclose(f) ? -EIO : 0;
 }
 
-/* ---- CSV reading ---- */
+/* ---- figures of several parts ---- */
 
+/* The figures drawn so far, for index.html. */
+struct figs {
+	char (*name)[128];
+	char (*cap)[400];
+	unsigned n, cap_n;
+};
+
+static int figs_add(struct figs *f, const char *name, const char *cap)
+{
+	if (f->n == f->cap_n) {
+		unsigned c = f->cap_n ? 2 * f->cap_n : 8;
+		void *a = realloc(f->name, c * sizeof(*f->name));
+
+		if (a == NULL)
+			return -ENOMEM;
+		f->name = a;
+		a = realloc(f->cap, c * sizeof(*f->cap));
+		if (a == NULL)
+			return -ENOMEM;
+		f->cap = a;
+		f->cap_n = c;
+	}
+	snprintf(f->name[f->n], sizeof(f->name[0]), "%s", name);
+	snprintf(f->cap[f->n], sizeof(f->cap[0]), "%s", cap);
+	f->n++;
+	return 0;
+}
+
+static void figs_free(struct figs *f)
+{
+	free(f->name);
+	free(f->cap);
+}
+
+/* index.html of dir with the figures drawn. */
+static int figs_html(const char *dir, const char *title, const struct figs *f,
+		     const char *csv, int link_col)
+{
+	const char **name = calloc(f->n + 1, sizeof(*name));
+	const char **cap = calloc(f->n + 1, sizeof(*cap));
+	int rc = -ENOMEM;
+
+	if (name && cap) {
+		for (unsigned i = 0; i < f->n; i++) {
+			name[i] = f->name[i];
+			cap[i] = f->cap[i];
+		}
+		rc = plot_html(dir, title, name, cap, f->n, csv, link_col);
+	}
+	free(name);
+	free(cap);
+	return rc;
+}
+
+/* Writes the data lines of curve k. */
+typedef void (*put_curve_fn)(FILE *f, unsigned k, void *ctx);
+
+struct fig_spec {
+	const char *name, *title, *xlabel, *ylabel, *caption;
+	int errbars, steps;
+};
+
+/* Draw the ns curves of one figure, PLOT_MAX_CURVES per part: parts
+ * NAME, NAME-2, ... each with its .dat, .gp, .svg and .png, added to
+ * figs. Returns the parts drawn, or -errno. */
+static int draw_parts(const char *gp, const char *pdir,
+		      const struct fig_spec *fs, const char *const *labels,
+		      unsigned ns, put_curve_fn put, void *ctx,
+		      struct figs *figs)
+{
+	unsigned parts = (ns + PLOT_MAX_CURVES - 1) / PLOT_MAX_CURVES;
+	int drawn = 0;
+
+	if (parts > 1)
+		log_info("plot %s: %u curves, drawn as %u figures of at most "
+			 "%d",
+			 fs->name, ns, parts, PLOT_MAX_CURVES);
+	for (unsigned p = 0; p < parts; p++) {
+		unsigned k0 = p * PLOT_MAX_CURVES, k1 = k0 + PLOT_MAX_CURVES;
+		char name[128], path[PATH_MAX], title[400], cap[400];
+		FILE *f;
+
+		if (k1 > ns)
+			k1 = ns;
+		if (p == 0)
+			snprintf(name, sizeof(name), "%s", fs->name);
+		else
+			snprintf(name, sizeof(name), "%s-%u", fs->name, p + 1);
+		if (results_path(path, sizeof(path), "%s/%s.dat", pdir, name) <
+			    0 ||
+		    (f = fopen(path, "w")) == NULL)
+			return -EIO;
+		for (unsigned k = k0; k < k1; k++) {
+			fprintf(f, "# %s\n", labels[k]);
+			put(f, k, ctx);
+			fputs("\n\n", f);
+		}
+		if (fclose(f))
+			return -EIO;
+		if (parts > 1) {
+			snprintf(title, sizeof(title), "%s (%u of %u)",
+				 fs->title, p + 1, parts);
+			snprintf(cap, sizeof(cap),
+				 "%s Curves %u to %u of %u (figure %u of %u).",
+				 fs->caption, k0 + 1, k1, ns, p + 1, parts);
+		} else {
+			snprintf(title, sizeof(title), "%s", fs->title);
+			snprintf(cap, sizeof(cap), "%s", fs->caption);
+		}
+		if (write_script(pdir, name, title, fs->xlabel, fs->ylabel,
+				 labels + k0, k1 - k0, fs->errbars,
+				 fs->steps) < 0)
+			return -EIO;
+		snprintf(path, sizeof(path), "%s.gp", name);
+		if (run_gnuplot(gp, pdir, path) < 0)
+			return -EIO;
+		if (figs_add(figs, name, cap) < 0)
+			return -ENOMEM;
+		drawn++;
+	}
+	return drawn;
+}
+
+/* ---- CSV reading ---- */
 
 static int col_of(char **hdr, size_t n, const char *name)
 {
@@ -162,9 +287,41 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The curves of the CDF: one per predictor and parameters. */
+struct vecs {
+	struct vec *v;
+	unsigned n, cap;
+};
+
+static struct vec *vecs_get(struct vecs *s, const char *label)
+{
+	for (unsigned k = 0; k < s->n; k++)
+		if (!strcmp(s->v[k].label, label))
+			return &s->v[k];
+	if (s->n == s->cap) {
+		unsigned c = s->cap ? 2 * s->cap : 8;
+		struct vec *v = realloc(s->v, c * sizeof(*v));
+
+		if (v == NULL)
+			return NULL;
+		s->v = v;
+		s->cap = c;
+	}
+	memset(&s->v[s->n], 0, sizeof(s->v[0]));
+	snprintf(s->v[s->n].label, sizeof(s->v[0].label), "%s", label);
+	return &s->v[s->n++];
+}
+
+static void vecs_free(struct vecs *s)
+{
+	for (unsigned k = 0; k < s->n; k++)
+		free(s->v[k].v);
+	free(s->v);
+}
+
 /* Observer rows of one metrics file: err_mean of every entity with
  * frames, per predictor and parameters. */
-static void read_metrics(const char *path, struct vec *s, unsigned *ns)
+static void read_metrics(const char *path, struct vecs *s)
 {
 	char *line = NULL, *f[MAX_COLS + 1], *hdr = NULL, *h[MAX_COLS + 1];
 	size_t cap = 0, nh = 0;
@@ -185,10 +342,11 @@ static void read_metrics(const char *path, struct vec *s, unsigned *ns)
 		goto out;
 	while (getline(&line, &cap, in) > 0) {
 		char label[160], *end;
+		struct vec *v;
 		double e, fr;
-		unsigned k;
 
-		if (results_split_csv(line, f, MAX_COLS) != nh || strcmp(f[cr], "observer"))
+		if (results_split_csv(line, f, MAX_COLS) != nh ||
+		    strcmp(f[cr], "observer"))
 			continue;
 		e = strtod(f[ce], &end);
 		if (*end || !isfinite(e))
@@ -197,16 +355,8 @@ static void read_metrics(const char *path, struct vec *s, unsigned *ns)
 		if (*end || !(fr > 0))
 			continue;
 		snprintf(label, sizeof(label), "%s %s", f[cp], f[cq]);
-		for (k = 0; k < *ns; k++)
-			if (!strcmp(s[k].label, label))
-				break;
-		if (k == *ns) {
-			if (*ns == MAX_SERIES)
-				continue;
-			snprintf(s[k].label, sizeof(s[k].label), "%s", label);
-			(*ns)++;
-		}
-		vec_push(&s[k], e);
+		if ((v = vecs_get(s, label)) != NULL)
+			vec_push(v, e);
 	}
 out:
 	free(line);
@@ -214,7 +364,7 @@ out:
 	fclose(in);
 }
 
-static void read_metrics_dir(const char *dir, struct vec *s, unsigned *ns)
+static void read_metrics_dir(const char *dir, struct vecs *s)
 {
 	char path[PATH_MAX];
 	struct dirent **de = NULL;
@@ -227,89 +377,93 @@ static void read_metrics_dir(const char *dir, struct vec *s, unsigned *ns)
 		    !strcmp(de[i]->d_name + l - 4, ".csv") &&
 		    results_path(path, sizeof(path), "%s/%s", dir,
 				 de[i]->d_name) == 0)
-			read_metrics(path, s, ns);
+			read_metrics(path, s);
 		free(de[i]);
 	}
 	free(de);
 }
 
 /* The predictor alone when no other series has the same predictor,
- * else "predictor params". Labels are "predictor params". */
-static const char *short_label(struct vec *s, unsigned ns, unsigned k)
+ * else "predictor params" (the label), into out. */
+static void short_label(const struct vec *s, unsigned ns, unsigned k, char *out,
+			size_t len)
 {
 	size_t l = strcspn(s[k].label, " ");
 
 	for (unsigned j = 0; j < ns; j++)
 		if (j != k && strncmp(s[j].label, s[k].label, l) == 0 &&
-		    s[j].label[l] == ' ')
-			return s[k].label;
-	s[k].label[l] = '\0';
-	return s[k].label;
+		    s[j].label[l] == ' ') {
+			snprintf(out, len, "%s", s[k].label);
+			return;
+		}
+	snprintf(out, len, "%.*s", (int)l, s[k].label);
+}
+
+/* The steps of the empirical CDF of curve k (sorted), after its full
+ * label. */
+static void put_cdf(FILE *f, unsigned k, void *ctx)
+{
+	const struct vec *v = &((const struct vecs *)ctx)->v[k];
+
+	fprintf(f, "# %s\n", v->label);
+	if (v->n)
+		fprintf(f, "%.6g 0\n", v->v[0]);
+	for (size_t i = 0; i < v->n; i++)
+		fprintf(f, "%.6g %.6g\n", v->v[i],
+			(double)(i + 1) / (double)v->n);
 }
 
 int plot_run(const char *run_dir, unsigned repetitions)
 {
-	static const char *const fig[] = {"error_cdf"};
-	static const char *const cap[] = {
-		"CDF of the mean position error of each entity as seen by "
-		"each observer (game units), over all repetitions. The "
-		"metrics files hold per-entity statistics, not per-frame "
-		"samples, so this is the distribution of per-entity means."};
-	struct vec s[MAX_SERIES];
-	const char *labels[MAX_SERIES], *gp = plot_gnuplot();
-	char pdir[PATH_MAX], path[PATH_MAX];
-	unsigned ns = 0, nfig = 0;
-	int rc = 0;
+	static const struct fig_spec fs = {
+		.name = "error_cdf",
+		.title = "Per-entity mean position error",
+		.xlabel = "mean error of one entity (u)",
+		.ylabel = "fraction of entities",
+		.caption = "CDF of the mean position error of each entity as "
+			   "seen by each observer (game units), over all "
+			   "repetitions. The metrics files hold per-entity "
+			   "statistics, not per-frame samples, so this is the "
+			   "distribution of per-entity means.",
+		.steps = 1,
+	};
+	struct vecs s = {0};
+	struct figs figs = {0};
+	const char **labels = NULL, *gp = plot_gnuplot();
+	char pdir[PATH_MAX], path[PATH_MAX], (*shortl)[160] = NULL;
+	int rc;
 
-	memset(s, 0, sizeof(s));
 	if (repetitions <= 1)
-		read_metrics_dir(run_dir, s, &ns);
+		read_metrics_dir(run_dir, &s);
 	for (unsigned r = 1; repetitions > 1 && r <= repetitions; r++)
 		if (results_path(path, sizeof(path), "%s/rep-%u", run_dir, r) ==
 		    0)
-			read_metrics_dir(path, s, &ns);
+			read_metrics_dir(path, &s);
 	if (gp == NULL)
 		log_warnx("plots of %s skipped: gnuplot not found (install "
 			  "gnuplot-nox)",
 			  run_dir);
-	if (gp && ns > 0 &&
+	if (gp && s.n > 0 &&
 	    results_path(pdir, sizeof(pdir), "%s/plots", run_dir) == 0 &&
 	    results_mkdirs(pdir) == 0 &&
-	    results_path(path, sizeof(path), "%s/error_cdf.dat", pdir) == 0) {
-		FILE *f = fopen(path, "w");
-
-		if (f) {
-			for (unsigned k = 0; k < ns; k++) {
-				qsort(s[k].v, s[k].n, sizeof(double),
-				      cmp_double);
-				fprintf(f, "# %s\n", s[k].label);
-				if (s[k].n)
-					fprintf(f, "%.6g 0\n", s[k].v[0]);
-				for (size_t i = 0; i < s[k].n; i++)
-					fprintf(f, "%.6g %.6g\n", s[k].v[i],
-						(double)(i + 1) /
-							(double)s[k].n);
-				fputs("\n\n", f);
-				labels[k] = short_label(s, ns, k);
-			}
-			if (fclose(f) == 0 &&
-			    write_script(pdir, "error_cdf",
-					 "Per-entity mean position error",
-					 "mean error of one entity (u)",
-					 "fraction of entities", labels, ns, 0,
-					 1) == 0 &&
-			    run_gnuplot(gp, pdir, "error_cdf.gp") == 0)
-				nfig = 1;
-			else
-				log_warnx("plots of %s: gnuplot failed, see "
-					  "%s/gnuplot.log",
-					  run_dir, pdir);
+	    (labels = calloc(s.n, sizeof(*labels))) != NULL &&
+	    (shortl = calloc(s.n, sizeof(*shortl))) != NULL) {
+		for (unsigned k = 0; k < s.n; k++) {
+			qsort(s.v[k].v, s.v[k].n, sizeof(double), cmp_double);
+			short_label(s.v, s.n, k, shortl[k], sizeof(shortl[k]));
+			labels[k] = shortl[k];
 		}
+		if (draw_parts(gp, pdir, &fs, labels, s.n, put_cdf, &s, &figs) <
+		    0)
+			log_warnx("plots of %s: gnuplot failed, see "
+				  "%s/gnuplot.log",
+				  run_dir, pdir);
 	}
-	for (unsigned k = 0; k < MAX_SERIES; k++)
-		free(s[k].v);
-	rc = plot_html(run_dir, "reckon run", fig, cap, nfig, "summary.csv",
-		       -1);
+	rc = figs_html(run_dir, "reckon run", &figs, "summary.csv", -1);
+	free(labels);
+	free(shortl);
+	figs_free(&figs);
+	vecs_free(&s);
 	return rc;
 }
 
@@ -376,7 +530,8 @@ static int table_read(const char *path, struct table *t)
 			rc = -ENOMEM;
 			break;
 		}
-		if (results_split_csv(t->row[t->n], t->cell[t->n], MAX_COLS) != t->nh) {
+		if (results_split_csv(t->row[t->n], t->cell[t->n], MAX_COLS) !=
+		    t->nh) {
 			free(t->row[t->n]);
 			free(t->cell[t->n]);
 			continue; /* malformed row: not plotted */
@@ -392,35 +547,38 @@ static int table_read(const char *path, struct table *t)
 	return rc;
 }
 
-/* x of an axis value: its number when every value of the axis has the
- * same unit, else its position. */
-static double axis_x(struct table *t, size_t a, size_t row, int *by_index)
+/* x of every row on axis a, into x[0..t->n): the value's number when
+ * every value of the axis has the same unit, else the value's position
+ * among the axis's distinct values in grid order. Returns 1 when the x
+ * are positions, 0 when numbers, -ENOMEM. */
+static int axis_xs(const struct table *t, size_t a, double *x)
 {
-	const char *u0 = NULL;
+	const char *u0 = NULL, **seen;
+	size_t ns = 0;
 	char *end;
+	int by_index = 0;
 
-	*by_index = 0;
 	for (size_t i = 0; i < t->n; i++) {
-		strtod(t->cell[i][a], &end);
+		x[i] = strtod(t->cell[i][a], &end);
 		if (end == t->cell[i][a] || (u0 && strcmp(u0, end)))
-			*by_index = 1;
+			by_index = 1;
 		u0 = end;
 	}
-	if (!*by_index)
-		return strtod(t->cell[row][a], NULL);
-	/* position among the distinct values, in grid order */
-	double k = 0;
-	for (size_t i = 0; i < row; i++) {
-		int seen = 0;
+	if (!by_index)
+		return 0;
+	if ((seen = calloc(t->n ? t->n : 1, sizeof(*seen))) == NULL)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t k = 0;
 
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(t->cell[j][a], t->cell[i][a]);
-		if (!seen && strcmp(t->cell[i][a], t->cell[row][a]))
-			k += 1;
-		else if (!seen)
-			break;
+		while (k < ns && strcmp(seen[k], t->cell[i][a]))
+			k++;
+		if (k == ns)
+			seen[ns++] = t->cell[i][a];
+		x[i] = (double)k;
 	}
-	return k;
+	free(seen);
+	return 1;
 }
 
 /* link.delay -> delay, link.a>b.loss -> a>b.loss, predictor.dis.k -> k */
@@ -444,30 +602,62 @@ static void safe_name(const char *key, char *out, size_t len)
 	out[i] = '\0';
 }
 
-/* One figure: y column against axis a; rows of predictor `only` when it
- * is not NULL. Returns 1 when drawn, 0 when there was nothing, -errno. */
+/* The curves of one sweep figure: for each row its curve (-1: not in
+ * the figure), the x of each row, and the y and ci columns. */
+struct sweep_curves {
+	const struct table *t;
+	int *curve;
+	double *x;
+	int cy, cc;
+};
+
+/* The data of curve k: "x y ci" for each of its rows. */
+static void put_sweep(FILE *f, unsigned k, void *ctx)
+{
+	const struct sweep_curves *c = ctx;
+	const struct table *t = c->t;
+
+	for (size_t r = 0; r < t->n; r++)
+		if (c->curve[r] == (int)k && *t->cell[r][c->cy])
+			fprintf(f, "%.10g %s %s\n", c->x[r], t->cell[r][c->cy],
+				c->cc >= 0 && *t->cell[r][c->cc]
+					? t->cell[r][c->cc]
+					: "0");
+}
+
+/* The figures of y against axis a (rows of predictor `only` when it is
+ * not NULL): one curve per predictor and values of the other axes, in
+ * parts of PLOT_MAX_CURVES. Returns the parts drawn (0: nothing to
+ * plot) or -errno. */
 static int sweep_fig(const char *gp, const char *pdir, struct table *t,
 		     size_t naxes, size_t a, const char *only, const char *y,
-		     const char *ylabel, const char *name)
+		     const char *ylabel, const char *name, const char *caption,
+		     struct figs *figs)
 {
-	char series[MAX_SERIES][256], path[PATH_MAX], xlabel[200];
-	const char *labels[MAX_SERIES];
-	int cy = col_of(t->h, t->nh, y), cp = col_of(t->h, t->nh, "predictor");
-	char ci[64];
-	int cc, by_index = 0;
-	unsigned ns = 0;
-	FILE *f;
+	struct sweep_curves c = {.t = t};
+	char **labels = NULL, xlabel[200], title[300], ci[64], *unit;
+	int cp = col_of(t->h, t->nh, "predictor"), by_index, rc = 0;
+	unsigned ns = 0, cap = 0;
 
+	c.cy = col_of(t->h, t->nh, y);
 	snprintf(ci, sizeof(ci), "%s_ci95", y);
-	cc = col_of(t->h, t->nh, ci);
-	if (cy < 0 || cp < 0 || t->n == 0)
+	c.cc = col_of(t->h, t->nh, ci);
+	if (c.cy < 0 || cp < 0 || t->n == 0)
 		return 0;
-	/* series: predictor and the values of the other axes */
+	c.curve = calloc(t->n, sizeof(*c.curve));
+	c.x = calloc(t->n, sizeof(*c.x));
+	if (c.curve == NULL || c.x == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* curves: predictor and the values of the other axes, in the
+	 * order they first appear */
 	for (size_t r = 0; r < t->n; r++) {
 		char s[256];
 		size_t o;
 		unsigned k;
 
+		c.curve[r] = -1;
 		if (only && strcmp(t->cell[r][cp], only))
 			continue;
 		o = (size_t)snprintf(s, sizeof(s), "%s", t->cell[r][cp]);
@@ -477,75 +667,71 @@ static int sweep_fig(const char *gp, const char *pdir, struct table *t,
 					s + o, sizeof(s) - o, " %s=%s",
 					short_axis(t->h[b]), t->cell[r][b]);
 		for (k = 0; k < ns; k++)
-			if (!strcmp(series[k], s))
+			if (!strcmp(labels[k], s))
 				break;
-		if (k == ns && ns < MAX_SERIES)
-			snprintf(series[ns++], sizeof(series[0]), "%s", s);
+		if (k == ns) {
+			if (ns == cap) {
+				unsigned nc = cap ? 2 * cap : 16;
+				char **l = realloc(labels, nc * sizeof(*l));
+
+				if (l == NULL) {
+					rc = -ENOMEM;
+					goto out;
+				}
+				labels = l;
+				cap = nc;
+			}
+			if ((labels[ns] = strdup(s)) == NULL) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			ns++;
+		}
+		c.curve[r] = (int)k;
 	}
 	if (ns == 0)
-		return 0;
-	if (results_path(path, sizeof(path), "%s/%s.dat", pdir, name) < 0 ||
-	    (f = fopen(path, "w")) == NULL)
-		return -EIO;
-	for (unsigned k = 0; k < ns; k++) {
-		fprintf(f, "# %s\n", series[k]);
-		for (size_t r = 0; r < t->n; r++) {
-			char s[256];
-			size_t o;
-
-			if (only && strcmp(t->cell[r][cp], only))
-				continue;
-			o = (size_t)snprintf(s, sizeof(s), "%s",
-					     t->cell[r][cp]);
-			for (size_t b = 1; b <= naxes && o < sizeof(s); b++)
-				if (b != a)
-					o += (size_t)snprintf(
-						s + o, sizeof(s) - o, " %s=%s",
-						short_axis(t->h[b]),
-						t->cell[r][b]);
-			if (strcmp(s, series[k]) || !*t->cell[r][cy])
-				continue;
-			fprintf(f, "%.10g %s %s\n", axis_x(t, a, r, &by_index),
-				t->cell[r][cy],
-				cc >= 0 && *t->cell[r][cc] ? t->cell[r][cc]
-							   : "0");
-		}
-		fputs("\n\n", f);
-		labels[k] = series[k];
+		goto out;
+	if ((by_index = axis_xs(t, a, c.x)) < 0) {
+		rc = by_index;
+		goto out;
 	}
-	if (fclose(f))
-		return -EIO;
-	axis_x(t, a, 0, &by_index);
-	{
-		char *unit;
-
-		strtod(t->cell[0][a], &unit);
-		if (by_index)
-			snprintf(xlabel, sizeof(xlabel), "%s (value index)",
-				 t->h[a]);
-		else if (*unit)
-			snprintf(xlabel, sizeof(xlabel), "%s (%s)", t->h[a],
-				 unit);
-		else
-			snprintf(xlabel, sizeof(xlabel), "%s", t->h[a]);
-	}
-	char title[300];
+	strtod(t->cell[0][a], &unit);
+	if (by_index)
+		snprintf(xlabel, sizeof(xlabel), "%s (value index)", t->h[a]);
+	else if (*unit)
+		snprintf(xlabel, sizeof(xlabel), "%s (%s)", t->h[a], unit);
+	else
+		snprintf(xlabel, sizeof(xlabel), "%s", t->h[a]);
 	snprintf(title, sizeof(title), "%s against %s", ylabel, t->h[a]);
-	if (write_script(pdir, name, title, xlabel, ylabel, labels, ns, 1, 0) <
-	    0)
-		return -EIO;
-	snprintf(path, sizeof(path), "%s.gp", name);
-	return run_gnuplot(gp, pdir, path) == 0 ? 1 : -EIO;
+	{
+		const struct fig_spec fs = {
+			.name = name,
+			.title = title,
+			.xlabel = xlabel,
+			.ylabel = ylabel,
+			.caption = caption,
+			.errbars = 1,
+		};
+
+		rc = draw_parts(gp, pdir, &fs, (const char *const *)labels, ns,
+				put_sweep, &c, figs);
+	}
+out:
+	for (unsigned k = 0; k < ns; k++)
+		free(labels[k]);
+	free(labels);
+	free(c.curve);
+	free(c.x);
+	return rc;
 }
 
 int plot_sweep(const char *dir)
 {
 	char path[PATH_MAX], pdir[PATH_MAX];
-	char names[MAX_FIGS][128], caps[MAX_FIGS][256];
-	const char *fig[MAX_FIGS], *cap[MAX_FIGS], *gp = plot_gnuplot();
+	const char *gp = plot_gnuplot();
+	struct figs figs = {0};
 	struct table t;
 	size_t naxes;
-	unsigned nf = 0;
 	int rc;
 
 	if (results_path(path, sizeof(path), "%s/sweep.csv", dir) < 0)
@@ -562,8 +748,8 @@ int plot_sweep(const char *dir)
 	else if (results_path(pdir, sizeof(pdir), "%s/plots", dir) < 0 ||
 		 results_mkdirs(pdir) < 0)
 		gp = NULL;
-	for (size_t a = 1; gp && a <= naxes && nf + 2 <= MAX_FIGS; a++) {
-		char sn[100], pred[64] = "";
+	for (size_t a = 1; gp && a <= naxes; a++) {
+		char sn[100], pred[64] = "", name[128], cap[256];
 		int link = !strncmp(t.h[a], "link.", 5);
 
 		safe_name(t.h[a], sn, sizeof(sn));
@@ -575,29 +761,26 @@ int plot_sweep(const char *dir)
 		for (int k = 0; k < (link ? 1 : 2); k++) {
 			const char *y = k ? "updates_per_s" : "err_mean";
 
-			snprintf(names[nf], sizeof(names[nf]), "%s_vs_%s",
+			snprintf(name, sizeof(name), "%s_vs_%s",
 				 k ? "updates" : "error", sn);
-			rc = sweep_fig(gp, pdir, &t, naxes, a,
-				       link ? NULL : pred, y,
-				       k ? "updates/s per entity"
-					 : "mean position error (u)",
-				       names[nf]);
-			if (rc < 0)
-				log_warnx("plot %s/%s failed, see "
-					  "%s/gnuplot.log",
-					  pdir, names[nf], pdir);
-			if (rc <= 0)
-				continue;
-			snprintf(caps[nf], sizeof(caps[nf]),
+			snprintf(cap, sizeof(cap),
 				 "%s against %s: mean over repetitions, "
 				 "error bars are 95%% confidence intervals.",
 				 k ? "Updates/s per entity" : "Mean error",
 				 t.h[a]);
-			fig[nf] = names[nf];
-			cap[nf] = caps[nf];
-			nf++;
+			rc = sweep_fig(gp, pdir, &t, naxes, a,
+				       link ? NULL : pred, y,
+				       k ? "updates/s per entity"
+					 : "mean position error (u)",
+				       name, cap, &figs);
+			if (rc < 0)
+				log_warnx("plot %s/%s failed, see "
+					  "%s/gnuplot.log",
+					  pdir, name, pdir);
 		}
 	}
 	table_free(&t);
-	return plot_html(dir, "reckon sweep", fig, cap, nf, "sweep.csv", 0);
+	rc = figs_html(dir, "reckon sweep", &figs, "sweep.csv", 0);
+	figs_free(&figs);
+	return rc;
 }

@@ -7,7 +7,8 @@
  * per-entity statistics, not per-frame samples); for a sweep, the error
  * against every link axis and the updates/s and error against every
  * predictor-parameter axis, one curve per predictor and per value of the
- * other axes, with 95% confidence intervals as error bars.
+ * other axes, with 95% confidence intervals as error bars. A figure has
+ * at most 16 curves; more go into further figures NAME-2, NAME-3, ...
  */
 #ifndef RECKON_PLOT_H
 #define RECKON_PLOT_H

@@ -3,8 +3,11 @@
  * foreground; `reckond -n FILE` checks a scenario (-nv prints it in
  * canonical form); `reckond cleanup` removes what a killed daemon left;
  * with no subcommand it runs as a service fed by `reckonctl run`.
+ * `reckond --help` and `reckond COMMAND --help` print the usage and
+ * exit 0 (`reckond sweep --help` the sweep's options).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,26 +19,45 @@
 #include "sim.h"
 #include "sweep.h"
 
-static void __attribute__((noreturn)) usage(void)
+/* The usage text: on stdout with status 0 for --help, else on stderr
+ * with status 2. */
+static void __attribute__((noreturn)) usage_exit(int status)
 {
-	fprintf(stderr,
+	fprintf(status ? stderr : stdout,
 		"usage: reckond [-dqv] [-s socket]            run as a service\n"
 		"       reckond [-qv] [-s socket] run FILE    run one scenario\n"
 		"       reckond [-qv] sim FILE                run it in virtual time (simulator)\n"
 		"       reckond [-qv] sweep [-j N] [--shard I/N] [-o DIR] [--no-plots]\n"
 		"                     [--list | --point K] FILE      run a [sweep] grid\n"
 		"       reckond -n [-v] FILE                  check FILE (-v: print it)\n"
-		"       reckond cleanup                       remove leftovers of a killed daemon\n");
-	exit(2);
+		"       reckond cleanup                       remove leftovers of a killed daemon\n"
+		"       reckond [COMMAND] --help              this text (sweep: its options)\n");
+	exit(status);
+}
+
+static void __attribute__((noreturn)) usage(void)
+{
+	usage_exit(2);
+}
+
+static int is_help(const char *arg)
+{
+	return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
 }
 
 int main(int argc, char *argv[])
 {
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 	struct run_opts o = { 0 };
 	int ch, check = 0, debug = 0;
 
-	while ((ch = getopt(argc, argv, "+dnqs:v")) != -1) {
+	while ((ch = getopt_long(argc, argv, "+dhnqs:v", longopts, NULL)) !=
+	       -1) {
 		switch (ch) {
+		case 'h': usage_exit(0);
 		case 'd': debug = 1; break;
 		case 'n': check = 1; break;
 		case 'q': o.quiet = 1; break;
@@ -63,6 +85,8 @@ int main(int argc, char *argv[])
 	}
 	if (argc == 0)
 		return service_main(&o);
+	if (argc == 2 && is_help(argv[1]) && strcmp(argv[0], "sweep"))
+		usage_exit(0);
 	if (strcmp(argv[0], "run") == 0) {
 		if (argc != 2)
 			usage();

@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,188 @@
 #include "scenario_loader.h"
 #include "scenario_sweep.h"
 
+/*
+ * The link parameters an axis can vary: every value a netem spec carries
+ * (docs/netem.md). Each is given by the netem words that carry one value
+ * ("delay 1ms %s" for jitter), so a value is parsed by netem_spec_parse
+ * with netem's units and limits, and by the fields of struct netem_spec
+ * that the parsed words fill and that an axis value copies into a link.
+ * `need` says what the link must already have for the value to mean
+ * something (a gap needs reordering); `pre` switches a link to the loss
+ * model or slot form the parameter belongs to. The first SC_LP_COUNT
+ * entries are enum sc_link_param (scenario.h) in its order; the others
+ * have indices past it (see scenario_sweep.h).
+ */
+enum lp_need {
+	LP_ANY,
+	LP_RANDOM,     /* random loss */
+	LP_GEMODEL,    /* Gilbert-Elliott loss */
+	LP_STATE,      /* 4-state loss */
+	LP_REORDER,    /* reorder P > 0 */
+	LP_RATE,       /* rate > 0 */
+	LP_SLOT,       /* slot, either form */
+	LP_SLOT_RANGE, /* slot MIN MAX */
+	LP_SLOT_DIST,  /* slot distribution NAME DELAY JITTER */
+};
+
+static const char *const lp_need_text[] = {
+	[LP_RANDOM] = "random loss on the link (loss P in its spec, or a "
+		      "loss axis before this one)",
+	[LP_GEMODEL] = "gemodel loss on the link (loss gemodel in its spec, "
+		       "or a ge_p axis before this one)",
+	[LP_STATE] = "4-state loss on the link (loss state in its spec, or a "
+		     "p13 axis before this one)",
+	[LP_REORDER] = "reordering on the link (reorder P in its spec, or a "
+		       "reorder axis before this one)",
+	[LP_RATE] = "a rate on the link (rate in its spec, or a rate axis "
+		    "before this one)",
+	[LP_SLOT] = "slots on the link (slot in its spec, or a slot axis "
+		    "before this one)",
+	[LP_SLOT_RANGE] = "slot MIN MAX on the link (in its spec, or a slot "
+			  "axis before this one)",
+	[LP_SLOT_DIST] = "slot distribution on the link (slot distribution "
+			 "NAME DELAY JITTER in its spec)",
+};
+
+struct lp_def {
+	const char *name;
+	const char *text; /* the netem words; %s is the value */
+	enum lp_need need;
+	void (*pre)(struct netem_spec *s, const struct netem_spec *v);
+	size_t off[2], len[2]; /* fields copied from the parsed words */
+};
+
+#define F(f) offsetof(struct netem_spec, f)
+#define L(f) sizeof(((struct netem_spec *)0)->f)
+#define ONE(f)                                                                 \
+	{F(f), 0},                                                             \
+	{                                                                      \
+		L(f), 0                                                        \
+	}
+#define TWO(f, g)                                                              \
+	{F(f), F(g)},                                                          \
+	{                                                                      \
+		L(f), L(g)                                                     \
+	}
+
+/* Switching a link to another loss model forgets the old model's
+ * values, as a spec written with the new model would. */
+static void clear_loss(struct netem_spec *s, enum netem_loss_model m)
+{
+	s->loss = s->loss_corr = 0;
+	s->p13 = s->p31 = s->p32 = s->p23 = s->p14 = 0;
+	s->ge_p = s->ge_r = s->ge_1h = s->ge_1k = 0;
+	s->loss_model = m;
+}
+
+static void pre_random(struct netem_spec *s, const struct netem_spec *v)
+{
+	(void)v;
+	if (s->loss_model != NETEM_LOSS_RANDOM)
+		clear_loss(s, NETEM_LOSS_RANDOM);
+}
+
+/* ge_p on a link with another model: gemodel with tc's defaults. */
+static void pre_gemodel(struct netem_spec *s, const struct netem_spec *v)
+{
+	if (s->loss_model == NETEM_LOSS_GEMODEL)
+		return;
+	clear_loss(s, NETEM_LOSS_GEMODEL);
+	s->ge_r = v->ge_r;
+	s->ge_1h = v->ge_1h;
+	s->ge_1k = v->ge_1k;
+}
+
+/* p13 on a link with another model: 4-state loss with tc's defaults. */
+static void pre_state(struct netem_spec *s, const struct netem_spec *v)
+{
+	if (s->loss_model == NETEM_LOSS_STATE)
+		return;
+	clear_loss(s, NETEM_LOSS_STATE);
+	s->p31 = v->p31;
+	s->p32 = v->p32;
+	s->p23 = v->p23;
+	s->p14 = v->p14;
+}
+
+/* slot V: fixed spacing MIN = MAX = V, keeping packets and bytes. */
+static void pre_slot(struct netem_spec *s, const struct netem_spec *v)
+{
+	(void)v;
+	s->slot = 1;
+	s->slot_use_dist = 0;
+	s->slot_dist = NETEM_DIST_UNIFORM;
+	memset(s->slot_dist_name, 0, sizeof(s->slot_dist_name));
+	s->slot_dist_delay_ns = s->slot_dist_jitter_ns = 0;
+}
+
+static const struct lp_def lp_defs[] = {
+	[SC_LP_DELAY] = {"delay", "delay %s", LP_ANY, NULL, ONE(latency_ns)},
+	[SC_LP_JITTER] = {"jitter", "delay 1ms %s", LP_ANY, NULL,
+			  ONE(jitter_ns)},
+	[SC_LP_DELAY_CORR] = {"delay_corr", "delay 1ms 1ms %s", LP_ANY, NULL,
+			      ONE(delay_corr)},
+	[SC_LP_LOSS] = {"loss", "loss %s", LP_ANY, pre_random, ONE(loss)},
+	[SC_LP_LOSS_CORR] = {"loss_corr", "loss 1% %s", LP_RANDOM, NULL,
+			     ONE(loss_corr)},
+	[SC_LP_GE_P] = {"ge_p", "loss gemodel %s", LP_ANY, pre_gemodel,
+			ONE(ge_p)},
+	[SC_LP_GE_R] = {"ge_r", "loss gemodel 1% %s", LP_GEMODEL, NULL,
+			ONE(ge_r)},
+	[SC_LP_GE_1H] = {"ge_1h", "loss gemodel 1% 1% %s", LP_GEMODEL, NULL,
+			 ONE(ge_1h)},
+	[SC_LP_GE_1K] = {"ge_1k", "loss gemodel 1% 1% 1% %s", LP_GEMODEL, NULL,
+			 ONE(ge_1k)},
+	[SC_LP_DUPLICATE] = {"duplicate", "duplicate %s", LP_ANY, NULL,
+			     ONE(duplicate)},
+	[SC_LP_CORRUPT] = {"corrupt", "corrupt %s", LP_ANY, NULL, ONE(corrupt)},
+	[SC_LP_REORDER] = {"reorder", "delay 1ms reorder %s", LP_ANY, NULL,
+			   ONE(reorder)},
+	[SC_LP_RATE] = {"rate", "rate %s", LP_ANY, NULL, ONE(rate)},
+	[SC_LP_LIMIT] = {"limit", "limit %s", LP_ANY, NULL, ONE(limit)},
+	/* past enum sc_link_param */
+	{"distribution", "delay 1ms 1ms distribution %s", LP_ANY, NULL,
+	 TWO(dist, dist_name)},
+	{"jitter_mode", "jitter %s", LP_ANY, NULL, ONE(jitter_mode)},
+	{"p13", "loss state %s", LP_ANY, pre_state, ONE(p13)},
+	{"p31", "loss state 1% %s", LP_STATE, NULL, ONE(p31)},
+	{"p32", "loss state 1% 1% %s", LP_STATE, NULL, ONE(p32)},
+	{"p23", "loss state 1% 1% 1% %s", LP_STATE, NULL, ONE(p23)},
+	{"p14", "loss state 1% 1% 1% 1% %s", LP_STATE, NULL, ONE(p14)},
+	{"ecn", NULL, LP_ANY, NULL, ONE(ecn)}, /* on, off: see lp_parse */
+	{"duplicate_corr", "duplicate 1% %s", LP_ANY, NULL,
+	 ONE(duplicate_corr)},
+	{"corrupt_corr", "corrupt 1% %s", LP_ANY, NULL, ONE(corrupt_corr)},
+	{"reorder_corr", "delay 1ms reorder 1% %s", LP_ANY, NULL,
+	 ONE(reorder_corr)},
+	{"gap", "delay 1ms reorder 1% gap %s", LP_REORDER, NULL, ONE(gap)},
+	{"overhead", "rate 1mbit %s", LP_RATE, NULL, ONE(packet_overhead)},
+	{"cellsize", "rate 1mbit 0 %s", LP_RATE, NULL, ONE(cell_size)},
+	{"celloverhead", "rate 1mbit 0 1 %s", LP_RATE, NULL,
+	 ONE(cell_overhead)},
+	{"slot", "slot %s", LP_ANY, pre_slot, TWO(slot_min_ns, slot_max_ns)},
+	{"slot_min", "slot %s", LP_SLOT_RANGE, NULL, ONE(slot_min_ns)},
+	{"slot_max", "slot 0ms %s", LP_SLOT_RANGE, NULL, ONE(slot_max_ns)},
+	{"slot_packets", "slot 1ms packets %s", LP_SLOT, NULL,
+	 ONE(slot_packets)},
+	{"slot_bytes", "slot 1ms bytes %s", LP_SLOT, NULL, ONE(slot_bytes)},
+	{"slot_dist", "slot distribution %s 1ms 1ms", LP_SLOT_DIST, NULL,
+	 TWO(slot_dist, slot_dist_name)},
+	{"slot_delay", "slot distribution normal %s 1ms", LP_SLOT_DIST, NULL,
+	 ONE(slot_dist_delay_ns)},
+	{"slot_jitter", "slot distribution normal 1ms %s", LP_SLOT_DIST, NULL,
+	 ONE(slot_dist_jitter_ns)},
+};
+
+#undef F
+#undef L
+#undef ONE
+#undef TWO
+
+#define LP_N (sizeof(lp_defs) / sizeof(lp_defs[0]))
+
+/* The enum's names, for scenario.h's users: the table's first entries
+ * (tests/sweep checks that they agree). */
 const char *const scenario_link_param_names[SC_LP_COUNT] = {
 	[SC_LP_DELAY] = "delay",
 	[SC_LP_JITTER] = "jitter",
@@ -38,108 +221,107 @@ const char *const scenario_link_param_names[SC_LP_COUNT] = {
 	[SC_LP_LIMIT] = "limit",
 };
 
-/* The netem text that carries one value of each parameter: the value is
- * parsed with netem_spec_parse, so units and limits are netem's. */
-static const char *const lp_snippet[SC_LP_COUNT] = {
-	[SC_LP_DELAY] = "delay ",
-	[SC_LP_JITTER] = "delay 1ms ",
-	[SC_LP_DELAY_CORR] = "delay 1ms 1ms ",
-	[SC_LP_LOSS] = "loss ",
-	[SC_LP_LOSS_CORR] = "loss 1% ",
-	[SC_LP_GE_P] = "loss gemodel ",
-	[SC_LP_GE_R] = "loss gemodel 1% ",
-	[SC_LP_GE_1H] = "loss gemodel 1% 1% ",
-	[SC_LP_GE_1K] = "loss gemodel 1% 1% 1% ",
-	[SC_LP_DUPLICATE] = "duplicate ",
-	[SC_LP_CORRUPT] = "corrupt ",
-	[SC_LP_REORDER] = "delay 1ms reorder ",
-	[SC_LP_RATE] = "rate ",
-	[SC_LP_LIMIT] = "limit ",
-};
-
-static int lp_parse(enum sc_link_param p, const char *val,
-		    struct netem_spec *out, char *err, size_t errlen)
+unsigned sc_sweep_link_params(void)
 {
-	char text[SC_SWEEP_VAL_MAX + 64];
-
-	snprintf(text, sizeof(text), "%s%s", lp_snippet[p], val);
-	return netem_spec_parse(text, out, err, errlen);
+	return (unsigned)LP_N;
 }
 
-/* Write parameter p of v (a parsed snippet) into s. Returns 0, or -EINVAL
- * with a reason when s has no loss model of the kind p refines. */
-static int lp_set(struct netem_spec *s, enum sc_link_param p,
-		  const struct netem_spec *v, char *err, size_t errlen)
+const char *sc_sweep_link_param(unsigned p)
 {
-	switch (p) {
-	case SC_LP_DELAY:
-		s->latency_ns = v->latency_ns;
-		break;
-	case SC_LP_JITTER:
-		s->jitter_ns = v->jitter_ns;
-		break;
-	case SC_LP_DELAY_CORR:
-		s->delay_corr = v->delay_corr;
-		break;
-	case SC_LP_LOSS:
-		if (s->loss_model != NETEM_LOSS_RANDOM)
-			s->loss_corr = 0;
-		s->loss_model = NETEM_LOSS_RANDOM;
-		s->loss = v->loss;
-		break;
-	case SC_LP_LOSS_CORR:
-		if (s->loss_model != NETEM_LOSS_RANDOM) {
-			snprintf(err, errlen,
-				 "loss_corr needs random loss on the link "
-				 "(loss P in its spec, or a loss axis)");
+	return p < LP_N ? lp_defs[p].name : NULL;
+}
+
+static int lp_find(const char *name)
+{
+	for (unsigned i = 0; i < LP_N; i++)
+		if (strcmp(name, lp_defs[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static const char *lp_name(const struct sc_axis *a)
+{
+	return lp_defs[(unsigned)a->param].name;
+}
+
+static int lp_parse(unsigned p, const char *val, struct netem_spec *out,
+		    char *err, size_t errlen)
+{
+	const struct lp_def *d = &lp_defs[p];
+	char text[SC_SWEEP_VAL_MAX + 64];
+	struct netem_spec v;
+	int rc;
+
+	if (d->text == NULL) { /* ecn */
+		if (strcmp(val, "on") && strcmp(val, "off")) {
+			snprintf(err, errlen, "ecn: '%s' is not on or off",
+				 val);
 			return -EINVAL;
 		}
-		s->loss_corr = v->loss_corr;
-		break;
-	case SC_LP_GE_P:
-		if (s->loss_model != NETEM_LOSS_GEMODEL) {
-			s->loss_model = NETEM_LOSS_GEMODEL;
-			s->ge_r = v->ge_r;
-			s->ge_1h = v->ge_1h;
-			s->ge_1k = v->ge_1k;
-		}
-		s->ge_p = v->ge_p;
-		break;
-	case SC_LP_GE_R:
-	case SC_LP_GE_1H:
-	case SC_LP_GE_1K:
-		if (s->loss_model != NETEM_LOSS_GEMODEL) {
-			snprintf(err, errlen,
-				 "%s needs gemodel loss on the link (loss "
-				 "gemodel in its spec, or a ge_p axis)",
-				 scenario_link_param_names[p]);
-			return -EINVAL;
-		}
-		if (p == SC_LP_GE_R)
-			s->ge_r = v->ge_r;
-		else if (p == SC_LP_GE_1H)
-			s->ge_1h = v->ge_1h;
-		else
-			s->ge_1k = v->ge_1k;
-		break;
-	case SC_LP_DUPLICATE:
-		s->duplicate = v->duplicate;
-		break;
-	case SC_LP_CORRUPT:
-		s->corrupt = v->corrupt;
-		break;
-	case SC_LP_REORDER:
-		s->reorder = v->reorder;
-		break;
-	case SC_LP_RATE:
-		s->rate = v->rate;
-		break;
-	case SC_LP_LIMIT:
-		s->limit = v->limit;
-		break;
-	case SC_LP_COUNT:
-		break;
+		snprintf(text, sizeof(text), "loss 1%%%s",
+			 strcmp(val, "on") ? "" : " ecn");
+	} else {
+		const char *at = strstr(d->text, "%s");
+
+		snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - d->text),
+			 d->text, val, at + 2);
 	}
+	if ((rc = netem_spec_parse(text, &v, err, errlen)) < 0)
+		return rc;
+	if (v.dist == NETEM_DIST_CUSTOM ||
+	    (v.slot_use_dist && v.slot_dist == NETEM_DIST_CUSTOM)) {
+		snprintf(err, errlen,
+			 "%s: '%s' is not a built-in distribution (uniform, "
+			 "normal, pareto, paretonormal)",
+			 d->name, val);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int lp_has(const struct netem_spec *s, enum lp_need n)
+{
+	switch (n) {
+	case LP_ANY:
+		return 1;
+	case LP_RANDOM:
+		return s->loss_model == NETEM_LOSS_RANDOM;
+	case LP_GEMODEL:
+		return s->loss_model == NETEM_LOSS_GEMODEL;
+	case LP_STATE:
+		return s->loss_model == NETEM_LOSS_STATE;
+	case LP_REORDER:
+		return s->reorder != 0;
+	case LP_RATE:
+		return s->rate != 0;
+	case LP_SLOT:
+		return s->slot;
+	case LP_SLOT_RANGE:
+		return s->slot && !s->slot_use_dist;
+	case LP_SLOT_DIST:
+		return s->slot && s->slot_use_dist;
+	}
+	return 0;
+}
+
+/* Write parameter p of v (its parsed words) into s. Returns 0, or
+ * -EINVAL with a reason when s lacks what p refines. */
+static int lp_set(struct netem_spec *s, unsigned p, const struct netem_spec *v,
+		  char *err, size_t errlen)
+{
+	const struct lp_def *d = &lp_defs[p];
+
+	if (!lp_has(s, d->need)) {
+		snprintf(err, errlen, "%s needs %s", d->name,
+			 lp_need_text[d->need]);
+		return -EINVAL;
+	}
+	if (d->pre)
+		d->pre(s, v);
+	for (int i = 0; i < 2 && d->len[i]; i++)
+		memcpy((char *)s + d->off[i], (const char *)v + d->off[i],
+		       d->len[i]);
 	return 0;
 }
 
@@ -384,13 +566,30 @@ static void axis_key(const struct scenario *sc, struct sc_axis *a)
 		snprintf(a->key, sizeof(a->key), "predictor.%s.%s",
 			 a->predictor, a->pkey);
 	else if (a->src < 0)
-		snprintf(a->key, sizeof(a->key), "link.%s",
-			 scenario_link_param_names[a->param]);
+		snprintf(a->key, sizeof(a->key), "link.%s", lp_name(a));
 	else
 		snprintf(a->key, sizeof(a->key), "link.%s%s%s.%s",
 			 sc->hosts[a->src].name, a->both ? "<>" : ">",
-			 sc->hosts[a->dst].name,
-			 scenario_link_param_names[a->param]);
+			 sc->hosts[a->dst].name, lp_name(a));
+}
+
+static void report_unknown_param(struct sc_loader *L, int line, const char *sec,
+				 const char *key, const char *param)
+{
+	const char *names[LP_N];
+	char dym[SC_NAME_MAX + 32], list[LP_N * 16] = "";
+	size_t o = 0;
+
+	for (unsigned i = 0; i < LP_N; i++) {
+		names[i] = lp_defs[i].name;
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s",
+				      i ? ", " : "", names[i]);
+	}
+	sc_report(L, line, sec, key,
+		  "'%s' is not a link parameter%s; the link parameters are "
+		  "%s",
+		  param, sc_did_you_mean(param, names, LP_N, dym, sizeof(dym)),
+		  list);
 }
 
 void sc_sweep_key(struct sc_loader *L, const char *sec, const char *key,
@@ -426,26 +625,14 @@ void sc_sweep_key(struct sc_loader *L, const char *sec, const char *key,
 	}
 	if (strcmp(parts[0], "link") == 0 && (n == 2 || n == 3)) {
 		const char *param = parts[n - 1];
-		int found = -1;
-		char dym[SC_NAME_MAX + 32];
+		int found = lp_find(param);
 
-		for (int i = 0; i < SC_LP_COUNT; i++)
-			if (strcmp(param, scenario_link_param_names[i]) == 0)
-				found = i;
 		if (found < 0) {
-			sc_report(L, line, sec, key,
-				  "'%s' is not a link parameter (delay, "
-				  "jitter, delay_corr, loss, loss_corr, ge_p, "
-				  "ge_r, ge_1h, ge_1k, duplicate, corrupt, "
-				  "reorder, rate, limit)%s",
-				  param,
-				  sc_did_you_mean(
-					  param, scenario_link_param_names,
-					  SC_LP_COUNT, dym, sizeof(dym)));
+			report_unknown_param(L, line, sec, key, param);
 			return;
 		}
 		a.kind = SC_AXIS_LINK;
-		a.param = (enum sc_link_param)found;
+		a.param = (enum sc_link_param)found; /* may be past the enum */
 		if (n == 3 && parse_dir(L, line, sec, key, parts[1], &a) < 0)
 			return;
 	} else if (strcmp(parts[0], "predictor") == 0 && n == 3) {
@@ -495,7 +682,7 @@ void sc_sweep_key(struct sc_loader *L, const char *sec, const char *key,
 		for (unsigned i = 0; i < a.nvalues; i++) {
 			struct netem_spec v;
 
-			if (lp_parse(a.param, a.values[i], &v, err,
+			if (lp_parse((unsigned)a.param, a.values[i], &v, err,
 				     sizeof(err)) < 0) {
 				sc_report(L, line, sec, key, "%s", err);
 				free(a.values);
@@ -570,14 +757,15 @@ static int apply_link(struct scenario *sc, const struct sc_axis *a,
 	char why[256];
 	int rc;
 
-	if ((rc = lp_parse(a->param, val, &v, err, errlen)) < 0)
+	if ((rc = lp_parse((unsigned)a->param, val, &v, err, errlen)) < 0)
 		return rc;
 	if ((rc = cover_pairs(sc, a)) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return rc;
 	}
 	if (a->src < 0 &&
-	    (lp_set(&sc->default_link, a->param, &v, why, sizeof(why)) < 0 ||
+	    (lp_set(&sc->default_link, (unsigned)a->param, &v, why,
+		    sizeof(why)) < 0 ||
 	     spec_check(&sc->default_link, why, sizeof(why)) < 0)) {
 		snprintf(err, errlen, "%s on [defaults] link: %s", val, why);
 		return -EINVAL;
@@ -591,7 +779,8 @@ static int apply_link(struct scenario *sc, const struct sc_axis *a,
 
 			if (!axis_covers(a, s, t))
 				continue;
-			if (lp_set(sp, a->param, &v, why, sizeof(why)) < 0 ||
+			if (lp_set(sp, (unsigned)a->param, &v, why,
+				   sizeof(why)) < 0 ||
 			    spec_check(sp, why, sizeof(why)) < 0) {
 				snprintf(err, errlen, "%s on %s>%s: %s", val,
 					 sc->hosts[s].name, sc->hosts[t].name,
@@ -605,7 +794,8 @@ static int apply_link(struct scenario *sc, const struct sc_axis *a,
 
 		if (!axis_covers(a, c->src, c->dst))
 			continue;
-		if (lp_set(&c->spec, a->param, &v, why, sizeof(why)) < 0 ||
+		if (lp_set(&c->spec, (unsigned)a->param, &v, why, sizeof(why)) <
+			    0 ||
 		    spec_check(&c->spec, why, sizeof(why)) < 0) {
 			snprintf(err, errlen,
 				 "%s on the [schedule] change of "
@@ -809,9 +999,13 @@ fail:
 	return NULL;
 }
 
-/* The point with value idx[i] on axis i. err says what failed. */
+/* The point with value idx[i] on axis i; axes whose bit is set in skip
+ * are left out (the load-time check passes the axes that failed). err
+ * says what failed and *bad on which axis (-1: the condition label, or
+ * memory). */
 static int apply_coords(const struct scenario *sc, const unsigned *idx,
-			struct scenario **out, char *err, size_t errlen)
+			unsigned skip, struct scenario **out, char *err,
+			size_t errlen, int *bad)
 {
 	const struct sc_sweep *sw = sc->sweep;
 	struct scenario *o = copy_scenario(sc);
@@ -819,6 +1013,7 @@ static int apply_coords(const struct scenario *sc, const unsigned *idx,
 	size_t ll = 0;
 	int rc = 0;
 
+	*bad = -1;
 	if (o == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -836,20 +1031,22 @@ static int apply_coords(const struct scenario *sc, const unsigned *idx,
 		const struct sc_axis *a = &sw->axes[i];
 		const char *v = a->values[idx[i]];
 
+		if (skip & (1u << i))
+			continue;
+		*bad = (int)i;
 		if (a->kind == SC_AXIS_LINK) {
 			rc = apply_link(o, a, v, err, errlen);
 			/* the condition label: param[@src-dst]=value */
 			if (a->src < 0)
-				ll += (size_t)snprintf(
-					label + ll, sizeof(label) - ll,
-					"%s%s=%s", ll ? "_" : "",
-					scenario_link_param_names[a->param], v);
+				ll += (size_t)snprintf(label + ll,
+						       sizeof(label) - ll,
+						       "%s%s=%s", ll ? "_" : "",
+						       lp_name(a), v);
 			else
 				ll += (size_t)snprintf(
 					label + ll, sizeof(label) - ll,
 					"%s%s@%s-%s%s=%s", ll ? "_" : "",
-					scenario_link_param_names[a->param],
-					sc->hosts[a->src].name,
+					lp_name(a), sc->hosts[a->src].name,
 					sc->hosts[a->dst].name,
 					a->both ? "-both" : "", v);
 			if (ll >= sizeof(label)) {
@@ -877,6 +1074,8 @@ static int apply_coords(const struct scenario *sc, const unsigned *idx,
 		if (rc > 0)
 			rc = 0;
 	}
+	if (rc == 0)
+		*bad = -1;
 	for (unsigned h = 0; h < o->nhosts && rc == 0 && ll; h++) {
 		struct sc_host *hs = &o->hosts[h];
 
@@ -904,13 +1103,13 @@ int scenario_sweep_apply(const struct scenario *sc, uint64_t point,
 {
 	unsigned idx[SC_SWEEP_MAX_AXES];
 	char err[512];
-	int rc;
+	int rc, bad;
 
 	if (sc == NULL || sc->sweep == NULL)
 		return -EINVAL;
 	if ((rc = scenario_sweep_coords(sc->sweep, point, idx)) < 0)
 		return rc;
-	return apply_coords(sc, idx, out, err, sizeof(err));
+	return apply_coords(sc, idx, 0, out, err, sizeof(err), &bad);
 }
 
 /* ---- checks after the whole file ---- */
@@ -923,11 +1122,38 @@ static int lane_of(const char *args, const char *name)
 	return apply_predictor(tmp, sizeof(tmp), name, "x", "0");
 }
 
+/* One point of the load-time check, leaving out the axes in *reported.
+ * A failure is reported on the axis that failed, which joins *reported,
+ * and the point is tried again without it. Returns 0, or -1 after a
+ * failure that is no axis's (the condition label). */
+static int check_point(struct sc_loader *L, const unsigned *idx,
+		       unsigned *reported)
+{
+	const struct sc_sweep *sw = L->sc->sweep;
+	struct scenario *o;
+	char err[512];
+	int bad;
+
+	while (apply_coords(L->sc, idx, *reported, &o, err, sizeof(err), &bad) <
+	       0) {
+		if (bad < 0) {
+			sc_report(L, sw->line, "sweep", NULL, "%s", err);
+			return -1;
+		}
+		sc_report(L, sw->axes[bad].line, "sweep", sw->axes[bad].key,
+			  "%s", err);
+		*reported |= 1u << bad;
+	}
+	scenario_free(o);
+	return 0;
+}
+
 void sc_sweep_check(struct sc_loader *L)
 {
 	struct scenario *sc = L->sc;
 	struct sc_sweep *sw = sc->sweep;
 	unsigned idx[SC_SWEEP_MAX_AXES] = {0};
+	unsigned reported = 0; /* axes reported, by bit */
 	char err[512];
 
 	/* file order: iniparser does not promise it */
@@ -971,21 +1197,18 @@ void sc_sweep_check(struct sc_loader *L)
 				  "'--predictor %s' in any role host's args)",
 				  a->predictor, a->predictor);
 	}
-	/* Each value alone on the base scenario, then every axis at its
-	 * longest value (the longest arguments). */
+	/* Each value of each axis, with the axes before it at their
+	 * longest value and those after it at their first, then every axis
+	 * at its longest value (the longest arguments). A failure is
+	 * reported once, on the axis that failed. */
 	for (unsigned i = 0; i < sw->naxes; i++) {
 		size_t best = 0;
 
 		for (unsigned v = 0; v < sw->axes[i].nvalues; v++) {
-			struct scenario *o;
-
 			idx[i] = v;
-			if (apply_coords(sc, idx, &o, err, sizeof(err)) < 0) {
-				sc_report(L, sw->axes[i].line, "sweep",
-					  sw->axes[i].key, "%s", err);
+			if (check_point(L, idx, &reported) < 0 ||
+			    (reported & (1u << i)))
 				break;
-			}
-			scenario_free(o);
 		}
 		idx[i] = 0;
 		for (unsigned v = 0; v < sw->axes[i].nvalues; v++)
@@ -996,8 +1219,9 @@ void sc_sweep_check(struct sc_loader *L)
 	}
 	if (L->errors == 0) {
 		struct scenario *o;
+		int bad;
 
-		if (apply_coords(sc, idx, &o, err, sizeof(err)) < 0)
+		if (apply_coords(sc, idx, 0, &o, err, sizeof(err), &bad) < 0)
 			sc_report(L, sw->line, "sweep", NULL, "%s", err);
 		else
 			scenario_free(o);

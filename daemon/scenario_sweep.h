@@ -34,4 +34,11 @@ int sc_sweep_print(FILE *f, const struct scenario *sc);
 
 void sc_sweep_free(struct sc_sweep *sw);
 
+/* The link parameters an axis can vary (docs/sweeps.md): their number,
+ * and the name of parameter p (NULL past the end). A link axis's param
+ * is an index into this list; the first SC_LP_COUNT follow enum
+ * sc_link_param, the others lie past the enum's last name. */
+unsigned sc_sweep_link_params(void);
+const char *sc_sweep_link_param(unsigned p);
+
 #endif

@@ -23,7 +23,9 @@ struct sim_stats {
 };
 
 /* One repetition (rep is 1-based; its seed is runner_rep_seed(sc->seed,
- * rep), as in the emulator) into run_dir, which exists. */
+ * rep), as in the emulator) into run_dir, which exists. The first call
+ * tells glibc's malloc to keep freed memory for the next repetition
+ * (mallopt; see sim.c): it changes no result, only the time. */
 int sim_run_rep(const struct scenario *sc, unsigned rep, const char *run_dir,
 		struct sim_stats *st);
 

@@ -35,15 +35,25 @@ struct sweep_ctx {
 	int plots;
 };
 
-static int usage(void)
+/* The usage text: on stdout with status 0 for --help, else on stderr
+ * with status 2. */
+static int usage(int status)
 {
-	fprintf(stderr,
-		"usage: reckond sweep [-j N] [--shard I/N] [-o DIR] "
+	fprintf(status ? stderr : stdout,
+		"usage: reckond [-qv] sweep [-j N] [--shard I/N] [-o DIR] "
 		"[--no-plots] FILE\n"
 		"       reckond sweep --list FILE       print the grid\n"
 		"       reckond sweep --point K FILE    print point K's "
-		"scenario\n");
-	return 2;
+		"scenario\n"
+		"  -j, --jobs N     points run at once (default: one per "
+		"CPU)\n"
+		"  --shard I/N      run the points k with k %% N == I\n"
+		"  -o, --out DIR    the sweep directory (default: "
+		"RESULTS/NAME-sweep-TIME)\n"
+		"  --no-plots       no figures (index.html has the tables)\n"
+		"docs/sweeps.md describes the [sweep] section and the "
+		"output.\n");
+	return status;
 }
 
 static struct scenario *load(const char *path)
@@ -211,6 +221,7 @@ int sweep_main(int argc, char *argv[], const struct run_opts *o)
 		{"list", no_argument, NULL, 'l'},
 		{"point", required_argument, NULL, 'p'},
 		{"no-plots", no_argument, NULL, 'P'},
+		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *out = NULL, *point = NULL;
@@ -223,7 +234,7 @@ int sweep_main(int argc, char *argv[], const struct run_opts *o)
 	size_t n = 0;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+j:o:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+hj:o:", longopts, NULL)) != -1) {
 		char *end;
 
 		switch (ch) {
@@ -257,12 +268,14 @@ int sweep_main(int argc, char *argv[], const struct run_opts *o)
 		case 'P':
 			plots = 0;
 			break;
+		case 'h':
+			return usage(0);
 		default:
-			return usage();
+			return usage(2);
 		}
 	}
 	if (optind != argc - 1)
-		return usage();
+		return usage(2);
 	if ((sc = load(argv[optind])) == NULL)
 		return 1;
 	if (list || point) {
@@ -347,10 +360,13 @@ int sweep_main(int argc, char *argv[], const struct run_opts *o)
 	}
 	if (plots)
 		plot_sweep(dir);
+	if ((rc = sweep_table(stdout, dir, SWEEP_TABLE_ROWS)) < 0)
+		log_warnx("sweep: the table of %s/sweep.csv: %s", dir,
+			  strerror(-rc));
+	fflush(stdout);
 	fprintf(stderr,
-		"sweep: %" PRIu64 " points: %s/sweep.csv, "
-		"sweep.json, index.html\n",
-		np, dir);
+		"sweep: %" PRIu64 " points: %s/sweep.csv, sweep.json%s\n", np,
+		dir, plots ? ", index.html" : "");
 	scenario_free(sc);
 	return 0;
 }

@@ -53,7 +53,6 @@ int sweep_point_dir(const char *dir, uint64_t point, char *buf, size_t len)
 	return results_path(buf, len, "%s/points/p%06" PRIu64, dir, point);
 }
 
-
 int sweep_write_head(const char *dir, const struct scenario *sc, unsigned i,
 		     unsigned n)
 {
@@ -147,7 +146,6 @@ int sweep_point_rows(const char *point_dir, const char *run_dir,
 /* ---- assembling sweep.csv and sweep.json ---- */
 
 #define MAX_COLS 128
-
 
 /* A number as the summary wrote it, or null for an empty cell. */
 static void json_numtext(FILE *f, const char *s)
@@ -257,7 +255,8 @@ static int json_axes(FILE *f, const struct grid *g)
 				free(seen);
 				return -ENOMEM;
 			}
-			if (results_split_csv(copy, cells, MAX_COLS) == g->ncol) {
+			if (results_split_csv(copy, cells, MAX_COLS) ==
+			    g->ncol) {
 				for (k = 0; k < ns; k++)
 					if (!strcmp(seen[k], cells[a]))
 						break;
@@ -372,7 +371,8 @@ int sweep_assemble(const char *dir, uint64_t npoints, uint64_t *missing)
 						break;
 					}
 					fputs(line, csv);
-					nh = results_split_csv(hdr, hcol, MAX_COLS);
+					nh = results_split_csv(hdr, hcol,
+							       MAX_COLS);
 					if (nh > MAX_COLS || nh < g.ncol)
 						rc = -EINVAL;
 				} else {
@@ -380,7 +380,8 @@ int sweep_assemble(const char *dir, uint64_t npoints, uint64_t *missing)
 					char *c2[MAX_COLS + 1];
 
 					if (h2 == NULL ||
-					    results_split_csv(h2, c2, MAX_COLS) != nh)
+					    results_split_csv(h2, c2,
+							      MAX_COLS) != nh)
 						rc = -EINVAL;
 					else
 						for (size_t c = 0; c < nh; c++)
@@ -423,6 +424,181 @@ out:
 		fclose(js);
 		unlink(jtmp);
 	}
+	return rc;
+}
+
+/* ---- the table at the end of a sweep ---- */
+
+/* "m±h" with prec decimals; "m" without an interval, "-" without a
+ * number (the summary's style). */
+static void table_cell(char *buf, size_t len, const char *m, const char *h,
+		       int prec)
+{
+	char *e1, *e2;
+	double x = strtod(m, &e1), y = h ? strtod(h, &e2) : 0;
+
+	if (!*m || *e1)
+		snprintf(buf, len, "-");
+	else if (h && *h && !*e2)
+		snprintf(buf, len, "%.*f±%.*f", prec, x, prec, y);
+	else
+		snprintf(buf, len, "%.*f", prec, x);
+}
+
+/* A column title: link.delay -> delay, predictor.dis.k -> dis.k. */
+static const char *short_key(const char *t)
+{
+	if (!strncmp(t, "link.", 5))
+		return t + 5;
+	if (!strncmp(t, "predictor.", 10))
+		return t + 10;
+	return t;
+}
+
+/* Display width of s: "±" is two bytes and one column. */
+static int cols(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+static void put_cell(FILE *f, const char *s, int width, int left)
+{
+	int pad = width - cols(s);
+
+	if (!left)
+		for (; pad > 0; pad--)
+			fputc(' ', f);
+	fputs(s, f);
+	if (left)
+		for (; pad > 0; pad--)
+			fputc(' ', f);
+}
+
+int sweep_table(FILE *f, const char *dir, size_t max_rows)
+{
+	static const struct {
+		const char *col, *title;
+		int prec;
+	} fig[] = {
+		{"updates_per_s", "upd/s/entity", 2},
+		{"delivery", "delivery", 3},
+		{"err_mean", "err_mean", 2},
+		{"err_p95", "err_p95", 2},
+	};
+	enum { NF = sizeof(fig) / sizeof(fig[0]) };
+	char path[PATH_MAX], *hdr = NULL, *line = NULL, *h[MAX_COLS + 1],
+			     *v[MAX_COLS + 1], buf[96];
+	size_t cap = 0, nh, naxes = 0, rows = 0, more = 0;
+	int ci[NF], cc[NF], cp, w[MAX_COLS + NF + 2] = {0}, rc = 0;
+	FILE *in;
+
+	if ((rc = results_path(path, sizeof(path), "%s/sweep.csv", dir)) < 0)
+		return rc;
+	if ((in = fopen(path, "r")) == NULL)
+		return -errno;
+	if (getline(&line, &cap, in) <= 0 || (hdr = strdup(line)) == NULL) {
+		rc = -EINVAL;
+		goto out;
+	}
+	hdr[strcspn(hdr, "\n")] = '\0';
+	nh = results_split_csv(hdr, h, MAX_COLS);
+	while (naxes + 1 < nh && strcmp(h[naxes + 1], "predictor"))
+		naxes++;
+	cp = (int)naxes + 1;
+	if (nh > MAX_COLS || cp >= (int)nh) {
+		rc = -EINVAL;
+		goto out;
+	}
+	for (int k = 0; k < NF; k++) {
+		char name[64];
+
+		ci[k] = cc[k] = -1;
+		snprintf(name, sizeof(name), "%s_ci95", fig[k].col);
+		for (size_t c = 0; c < nh; c++) {
+			if (!strcmp(h[c], fig[k].col))
+				ci[k] = (int)c;
+			if (!strcmp(h[c], name))
+				cc[k] = (int)c;
+		}
+	}
+	/* two passes: the widths, then the rows */
+	for (int pass = 0; pass < 2 && rc == 0; pass++) {
+		if (pass == 1) {
+			for (size_t c = 0; c <= naxes + 1; c++) {
+				const char *t = c == 0 ? "point" : h[c];
+
+				t = short_key(t);
+				fputs(c ? "  " : "", f);
+				put_cell(f, t, w[c], c > 0);
+			}
+			for (int k = 0; k < NF; k++) {
+				fputs("  ", f);
+				put_cell(f, fig[k].title, w[naxes + 2 + k], 0);
+			}
+			fputc('\n', f);
+		} else {
+			for (size_t c = 0; c <= naxes + 1; c++) {
+				const char *t = c == 0 ? "point" : h[c];
+
+				t = short_key(t);
+				w[c] = cols(t);
+			}
+			for (int k = 0; k < NF; k++)
+				w[naxes + 2 + k] = cols(fig[k].title);
+		}
+		rewind(in);
+		if (getline(&line, &cap, in) <= 0)
+			break;
+		rows = more = 0;
+		while (getline(&line, &cap, in) > 0) {
+			line[strcspn(line, "\n")] = '\0';
+			if (results_split_csv(line, v, MAX_COLS) != nh)
+				continue;
+			if (rows == max_rows) {
+				more++;
+				continue;
+			}
+			rows++;
+			for (size_t c = 0; c <= naxes + 1; c++) {
+				if (pass == 0) {
+					if (cols(v[c]) > w[c])
+						w[c] = cols(v[c]);
+					continue;
+				}
+				fputs(c ? "  " : "", f);
+				put_cell(f, v[c], w[c], c > 0);
+			}
+			for (int k = 0; k < NF; k++) {
+				table_cell(buf, sizeof(buf),
+					   ci[k] >= 0 ? v[ci[k]] : "",
+					   cc[k] >= 0 ? v[cc[k]] : NULL,
+					   fig[k].prec);
+				if (pass == 0) {
+					if (cols(buf) > w[naxes + 2 + k])
+						w[naxes + 2 + k] = cols(buf);
+					continue;
+				}
+				fputs("  ", f);
+				put_cell(f, buf, w[naxes + 2 + k], 0);
+			}
+			if (pass == 1)
+				fputc('\n', f);
+		}
+	}
+	if (more)
+		fprintf(f, "... %zu more rows in %s\n", more, path);
+	fprintf(f, "(mean ± 95%% CI half-width over repetitions, Student t; "
+		   "errors in game units)\n");
+	if (ferror(f))
+		rc = -EIO;
+out:
+	free(line);
+	free(hdr);
+	fclose(in);
 	return rc;
 }
 

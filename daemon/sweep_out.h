@@ -42,6 +42,15 @@ int sweep_point_rows(const char *point_dir, const char *run_dir,
  * points'); *missing is then that point. Nothing is written on error. */
 int sweep_assemble(const char *dir, uint64_t npoints, uint64_t *missing);
 
+/* The table a sweep ends with: from dir/sweep.csv, one line per point x
+ * predictor (at most max_rows, then how many more): the point, its axis
+ * values, the predictor, updates/s per entity, delivery, mean and p95
+ * error with their 95% intervals. 0 or -errno. */
+int sweep_table(FILE *f, const char *dir, size_t max_rows);
+
+/* The rows `reckond sweep` and `reckonctl merge` print. */
+#define SWEEP_TABLE_ROWS 100
+
 /* Copy one regular file (mode 0644). 0 or -errno. */
 int sweep_copy_file(const char *src, const char *dst);
 

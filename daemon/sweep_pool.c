@@ -3,9 +3,11 @@
  * one forked child per point and at most `jobs` children at once, so a
  * crash in one point cannot take the others down and the output of each
  * point is written by one process only. The parent waits for children,
- * redraws a progress bar with the elapsed time and an ETA (mean time per
- * finished point x points left / jobs) on stderr, and on SIGINT/SIGTERM
- * stops the children it started and reports the interruption.
+ * redraws a progress bar with the elapsed time and an ETA on stderr, and
+ * on SIGINT/SIGTERM stops the children it started and reports the
+ * interruption. The ETA is elapsed / finished x points left: with jobs
+ * workers busy, the wall time per finished point is already about the
+ * time of one point divided by jobs, so it is not divided again.
  */
 #include <errno.h>
 #include <signal.h>
@@ -47,7 +49,7 @@ static void fmt_time(double s, char *buf, size_t len)
 }
 
 static void progress(size_t n, const struct sweep_pool_result *r, double start,
-		     unsigned jobs, int tty, int final)
+		     int tty, int final)
 {
 	static size_t last_decile, last_fin = (size_t)-1;
 	char el[32], eta[32] = "?";
@@ -58,7 +60,6 @@ static void progress(size_t n, const struct sweep_pool_result *r, double start,
 	if (fin > 0)
 		fmt_time(elapsed / (double)fin * (double)(n - fin), eta,
 			 sizeof(eta));
-	(void)jobs; /* elapsed per point already reflects the parallelism */
 	fmt_time(elapsed, el, sizeof(el));
 	if (!tty) {
 		/* a log file: one line per tenth, and the last one */
@@ -110,7 +111,7 @@ int sweep_pool_run(const uint64_t *points, size_t n, unsigned jobs, int quiet,
 	if (!quiet) {
 		/* log lines (the workers' too) clear the bar first */
 		log_progress_line(tty);
-		progress(n, &r, start, jobs, tty, 0);
+		progress(n, &r, start, tty, 0);
 	}
 	while ((next < n && !stop_sig) || running > 0) {
 		while (next < n && running < jobs && !stop_sig) {
@@ -160,11 +161,11 @@ int sweep_pool_run(const uint64_t *points, size_t n, unsigned jobs, int quiet,
 			}
 		}
 		if (!quiet)
-			progress(n, &r, start, jobs, tty, 0);
+			progress(n, &r, start, tty, 0);
 	}
 	r.interrupted = stop_sig != 0 && rc == 0;
 	if (!quiet) {
-		progress(n, &r, start, jobs, tty, 1);
+		progress(n, &r, start, tty, 1);
 		log_progress_line(0);
 	}
 	sigaction(SIGINT, &old_int, NULL);

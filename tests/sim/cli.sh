@@ -5,7 +5,8 @@
 # files, counters, hosts, changes, summary.csv and .json) and prints the
 # progress lines and the table; `mode = simulate` makes `reckond run`
 # simulate too; a scenario with an exec host is refused with its name
-# and leaves no results directory.
+# and leaves no results directory. `reckond --help` and `reckond COMMAND
+# --help` print the usage on stdout and exit 0.
 #
 #   p --(delay 20ms loss 5%)--> srv --(same)--> o1, o2   (virtual time)
 . "$(dirname "$0")/lib.sh"
@@ -96,4 +97,18 @@ grep -q "host pinger: runs a command (exec = ...), which cannot be simulated" \
 	"$tmp/ex.err" || fail "no clear refusal: $(cat "$tmp/ex.err")"
 [ ! -d "$tmp/results" ] || ! ls "$tmp/results" | grep -q simexec ||
 	fail "a refused scenario left a results directory"
-pass "reckond sim: results directory, progress, table, mode = simulate, exec refused"
+
+# --help, alone and after each command: the usage on stdout, exit 0; a
+# wrong option still exits 2 with the usage on stderr
+for args in "--help" "-h" "run --help" "sim --help" "sweep --help" "cleanup --help"; do
+	# shellcheck disable=SC2086 # the words are meant to split
+	"$reckond" $args >"$tmp/help.out" 2>"$tmp/help.err" ||
+		fail "reckond $args exited with $?"
+	grep -q '^usage: reckond' "$tmp/help.out" || fail "reckond $args: no usage on stdout"
+	[ ! -s "$tmp/help.err" ] || fail "reckond $args wrote to stderr: $(cat "$tmp/help.err")"
+done
+"$reckond" sweep --help | grep -q -- '-j, --jobs N' || fail "reckond sweep --help: no options"
+"$reckond" --bogus >"$tmp/help.out" 2>"$tmp/help.err" && fail "reckond --bogus exited 0"
+[ $? -eq 2 ] && grep -q '^usage: reckond' "$tmp/help.err" ||
+	fail "reckond --bogus: want exit 2 and the usage on stderr"
+pass "reckond sim: results directory, progress, table, mode = simulate, exec refused; --help"

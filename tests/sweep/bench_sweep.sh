@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 now() { date +%s.%N; }
 for j in 1 2; do
 	t0=$(now)
-	"$reckond" -q sweep -j$j --no-plots -o "$tmp/j$j" "$here/tiny.ini" 2>/dev/null
+	"$reckond" -q sweep -j$j --no-plots -o "$tmp/j$j" "$here/tiny.ini" >/dev/null 2>&1
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" -v j="$j" 'BEGIN {
 		printf "sweep_bench: tiny.ini, 8 points x 2 reps, -j%d: %.3f s (%.1f points/s)\n",
@@ -22,7 +22,7 @@ for j in 1 2; do
 done
 if command -v gnuplot >/dev/null; then
 	t0=$(now)
-	"$reckond" -q sweep -j2 -o "$tmp/plots" "$here/tiny.ini" 2>/dev/null
+	"$reckond" -q sweep -j2 -o "$tmp/plots" "$here/tiny.ini" >/dev/null 2>&1
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN {
 		printf "sweep_bench: the same with plots (4 sweep + 8 CDF figures), -j2: %.3f s\n", b - a }'

@@ -6,7 +6,9 @@
 # index pages show the figures and one table row per point x predictor.
 # Then with RECKON_GNUPLOT pointing nowhere the same sweep must still
 # succeed, warn that gnuplot is missing and write index.html without
-# figures. Without gnuplot on the machine the first part is skipped.
+# figures. A sweep with 20 curves against one axis must draw them all,
+# as two figures of 16 and 4 curves. Without gnuplot on the machine the
+# parts that need it are skipped.
 set -euo pipefail
 build=${1:?usage: plots.sh BUILD_DIR}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -64,4 +66,29 @@ for p in "$tmp"/gp/points/p*; do
 	png_ok "$p/plots/error_cdf.png" || fail "$p: error_cdf.png"
 	grep -q 'plots/error_cdf.svg' "$p/index.html" || fail "$p/index.html"
 done
+
+# --- more curves than a figure holds: split, none dropped ---
+# 5 loss rates: error against delay has 2 predictors x 5 losses x 2
+# thresholds = 20 curves, drawn as 16 + 4 in error_vs_link_delay and
+# error_vs_link_delay-2, each curve with its 2 delays
+sed 's/^link.loss = .*/link.loss = 0% 1% 2% 3% 4%/' "$here/tiny.ini" >"$tmp/wide.ini"
+"$reckond" sweep -j2 -o "$tmp/wide" "$tmp/wide.ini" >/dev/null 2>"$tmp/err" ||
+	fail "wide sweep failed: $(cat "$tmp/err")"
+grep -q "plot error_vs_link_delay: 20 curves, drawn as 2 figures of at most 16" "$tmp/err" ||
+	fail "the split was not logged: $(cat "$tmp/err")"
+d=$tmp/wide/plots
+for f in error_vs_link_delay error_vs_link_delay-2; do
+	svg_ok "$d/$f.svg" || fail "$f.svg is not an SVG document"
+	png_ok "$d/$f.png" || fail "$f.png is not a PNG"
+	grep -q "plots/$f.svg" "$tmp/wide/index.html" || fail "index.html lacks $f"
+done
+[ -e "$d/error_vs_link_delay-3.dat" ] && fail "a third part for 20 curves"
+[ "$(grep -c '^# ' "$d/error_vs_link_delay.dat")" -eq 16 ] || fail "part 1: want 16 curves"
+[ "$(grep -c '^# ' "$d/error_vs_link_delay-2.dat")" -eq 4 ] || fail "part 2: want 4 curves"
+[ "$(cat "$d"/error_vs_link_delay*.dat | grep -c '^[0-9]')" -eq 40 ] ||
+	fail "want 20 curves x 2 delays = 40 points over the two parts"
+[ "$(cat "$d"/error_vs_link_delay*.dat | grep '^# ' | sort -u | wc -l)" -eq 20 ] ||
+	fail "a curve is drawn twice or not at all"
+grep -q 'Curves 17 to 20 of 20' "$tmp/wide/index.html" || fail "no caption for part 2"
+echo "20 curves: 16 + 4 in two figures, none dropped"
 echo "PASS: $(find "$tmp/gp" -name '*.svg' | wc -l) SVG figures, each with its PNG"
