@@ -274,9 +274,12 @@ static int check_bridge_rx(void)
 }
 
 /* [link] schedule and trace keys: each link follows its schedule from the
- * agents' common t0, so scenario time 0 is the same for both. */
+ * moment the hosts start, the origin of [schedule] times too (the
+ * simulator's time 0). */
 static int setup_schedules(struct engine *e)
 {
+	int64_t t0 = (int64_t)e->t0.tv_sec * 1000000000 + e->t0.tv_nsec;
+
 	for (unsigned i = 0; i < e->sc->nlinks; i++) {
 		const struct sc_link *l = &e->sc->links[i];
 		struct netem_sched *s;
@@ -291,11 +294,9 @@ static int setup_schedules(struct engine *e)
 		}
 		if (s == NULL)
 			continue;
-		err = bridge_set_schedule(e->bridge, l->a, l->b, s,
-					  e->start_ns);
+		err = bridge_set_schedule(e->bridge, l->a, l->b, s, t0);
 		if (err == 0)
-			err = bridge_set_schedule(e->bridge, l->b, l->a, s,
-						  e->start_ns);
+			err = bridge_set_schedule(e->bridge, l->b, l->a, s, t0);
 		netem_sched_free(s);
 		if (err < 0) {
 			log_warnx("link %s %s: schedule: %s",
@@ -336,7 +337,7 @@ static int setup_backend(struct engine *e)
 	if (err < 0)
 		log_warnx("userspace bridge: %s", strerror(-err));
 	free(ports);
-	return err < 0 ? err : setup_schedules(e);
+	return err;
 }
 
 /* Everything up to "go": runs with the thread in the hub namespace. */
@@ -754,8 +755,12 @@ int engine_start(struct event_base *base, const struct engine_params *p,
 		goto fail;
 	}
 
-	e->state = ENG_RUNNING;
 	clock_gettime(CLOCK_MONOTONIC, &e->t0);
+	if (e->bridge != NULL && (err = setup_schedules(e)) < 0) {
+		abort_setup(e);
+		goto fail;
+	}
+	e->state = ENG_RUNNING;
 	for (unsigned i = 0; i < e->n; i++) {
 		hostproc_go(&e->h[i].hp);
 		log_info("host %s: %s, pid %d, log %s", e->sc->hosts[i].name,

@@ -134,9 +134,10 @@ const struct sk_key sk_keys[] = {
 	 "from seed and the point index."},
 	{SS_SWEEP, "link.PARAM", SK_AXIS, NULL, 0, 0, NULL, 0, 0,
 	 "An axis over one netem parameter of every link (both directions "
-	 "of every host pair, [schedule] changes included): delay, jitter, "
-	 "delay_corr, loss, loss_corr, ge_p, ge_r, ge_1h, ge_1k, duplicate, "
-	 "corrupt, reorder, rate, limit. Values in netem units."},
+	 "of every host pair, [schedule] changes included): any of the "
+	 "37 netem parameters, e.g. delay, jitter, loss, ge_p, p13, rate, "
+	 "gap, slot_min, distribution (the list: docs/sweeps.md). Values "
+	 "in netem units."},
 	{SS_SWEEP, "link.SRC>DST.PARAM", SK_AXIS, NULL, 0, 0, NULL, 0, 0,
 	 "The same on one direction (`SRC<DST` is DST to SRC) or, with "
 	 "`SRC<>DST`, both directions of one pair."},

@@ -336,7 +336,7 @@ static void write_host_logs(struct sim *s)
 			" with no socket on their port, %s\n",
 			h->sh->role, h->sh->name, (double)h->t0 / 1e9,
 			h->wakeups, h->rx, h->rx_dropped,
-			h->status    ? "failed writing its metrics"
+			h->status    ? (h->warn[0] ? "failed" : "failed writing its metrics")
 			: h->stopped ? "stopped at the scenario's end"
 				     : "ended on its own");
 		if (h->warn[0])

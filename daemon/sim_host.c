@@ -243,6 +243,16 @@ static int write_rows(struct sim_host *h, const char *role, size_t n,
 	return err;
 }
 
+/* As the agent's shell: updates arrived but none matched a path of the
+ * truth at its send time, so nothing was measured and the host fails. */
+static int all_unmatched(const struct sim_host *h)
+{
+	uint64_t received, unmatched;
+
+	role_observer_totals(h->ob, &received, &unmatched);
+	return received > 0 && unmatched == received;
+}
+
 int sim_host_finish(struct sim_host *h, int64_t now, int stopped)
 {
 	struct reckon_espdu_counters c[ROLE_MAX_LANES];
@@ -265,6 +275,14 @@ int sim_host_finish(struct sim_host *h, int64_t now, int stopped)
 		}
 		if (!err)
 			err = rejects_write(o, c, foreign, o->n_lanes);
+		if (!err && all_unmatched(h)) {
+			snprintf(h->warn, sizeof(h->warn),
+				 "every update received matched no path of "
+				 "the truth at its send time, so no error was "
+				 "measured; do every player and observer use "
+				 "the same trace and start time?");
+			err = -EPROTO;
+		}
 	} else {
 		err = write_rows(h, "relay", o->n_lanes, now);
 		if (!err)

@@ -46,6 +46,30 @@ static struct netem_link *link_get(struct sim_net *n, unsigned src,
 	return *err ? NULL : *l;
 }
 
+/* [link] schedule and trace keys, from virtual time 0 (the moment the
+ * emulator starts the hosts, the origin of [schedule] times). */
+static int set_schedules(struct sim_net *n, const struct scenario *sc)
+{
+	for (unsigned i = 0; i < sc->nlinks; i++) {
+		const struct sc_link *l = &sc->links[i];
+		struct netem_sched *s;
+		char why[400];
+		int err = scenario_link_schedule(l, &s, why, sizeof(why));
+
+		if (err < 0 || s == NULL)
+			return err;
+		err = netem_link_set_schedule(n->links[l->a * n->n + l->b], s,
+					      0);
+		if (err == 0)
+			err = netem_link_set_schedule(
+				n->links[l->b * n->n + l->a], s, 0);
+		netem_sched_free(s);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
 int sim_net_new(const struct scenario *sc, uint64_t seed, struct sim_net **out)
 {
 	struct sim_net *n = calloc(1, sizeof(*n));
@@ -70,6 +94,8 @@ int sim_net_new(const struct scenario *sc, uint64_t seed, struct sim_net **out)
 			if (s != NULL && link_get(n, i, j, s, &err) == NULL)
 				goto fail;
 		}
+	if ((err = set_schedules(n, sc)) < 0)
+		goto fail;
 	*out = n;
 	return 0;
 fail:
