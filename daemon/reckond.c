@@ -2,7 +2,9 @@
  * reckond: the reckon daemon. `reckond run FILE` runs one scenario in the
  * foreground; `reckond -n FILE` checks a scenario (-nv prints it in
  * canonical form); `reckond cleanup` removes what a killed daemon left;
- * with no subcommand it runs as a service fed by `reckonctl run`.
+ * `reckond sim FILE` runs it in virtual time and `reckond sweep FILE` runs
+ * a [sweep] grid; with no subcommand it runs as a service fed by
+ * `reckonctl run`.
  * `reckond --help` and `reckond COMMAND --help` print the usage and
  * exit 0 (`reckond sweep --help` the sweep's options).
  */

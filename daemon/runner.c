@@ -186,7 +186,7 @@ int runner_start(struct event_base *base, const struct scenario *sc,
 		return -ENOMEM;
 	if (sc->mode == SC_MODE_SIMULATE) {
 		log_warnx("%s: mode = simulate runs in the simulator, not in "
-			  "namespaces; use mode = emulate with reckond run",
+			  "namespaces: use reckond sim FILE",
 			  sc->path);
 		free(r);
 		return -ENOTSUP;

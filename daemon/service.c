@@ -126,6 +126,18 @@ static int svc_submit(struct service *s, char *args, struct ctl_reply *rep)
 		free(j);
 		return rc;
 	}
+	if (j->sc->mode == SC_MODE_SIMULATE) {
+		/* The queue exists to share namespaces one run at a time; a
+		 * simulation needs neither, so it is refused up front. */
+		ctl_reply_printf(rep,
+				 "%s: mode = simulate: the service runs "
+				 "emulations only; run `reckond sim %s` "
+				 "(no root needed)\n",
+				 args, args);
+		scenario_free(j->sc);
+		free(j);
+		return -ENOTSUP;
+	}
 	snprintf(j->cwd, sizeof(j->cwd), "%s", tab != NULL ? tab : "/");
 	j->id = ++s->next_id;
 	if (s->tail != NULL)
