@@ -57,6 +57,23 @@ int bridge_set_default_rx(enum bridge_rx rx)
 	return 0;
 }
 
+int bridge_spin_from_env(int64_t *ns)
+{
+	const char *env = getenv("RECKON_BRIDGE_SPIN_US");
+	char *end;
+	long v;
+
+	*ns = BRIDGE_SPIN_DEFAULT_US * 1000;
+	if (env == NULL || *env == '\0')
+		return 0;
+	errno = 0;
+	v = strtol(env, &end, 10);
+	if (errno || *end || v < 0 || v > 1000)
+		return -EINVAL;
+	*ns = (int64_t)v * 1000;
+	return 0;
+}
+
 int bridge_default_rx(enum bridge_rx *out)
 {
 	const char *env;
@@ -221,12 +238,15 @@ int bridge_new(struct event_base *base, const struct scenario *sc,
 {
 	enum bridge_rx rx;
 	struct bridge *b;
+	int64_t spin;
 	int rc;
 
 	if (base == NULL || sc == NULL || ports == NULL || out == NULL ||
 	    nports == 0 || nports != sc->nhosts || nports > SC_MAX_HOSTS)
 		return -EINVAL;
 	if ((rc = bridge_default_rx(&rx)) < 0)
+		return rc;
+	if ((rc = bridge_spin_from_env(&spin)) < 0)
 		return rc;
 	for (unsigned i = 0; i < nports; i++)
 		for (unsigned j = i + 1; j < nports; j++)
@@ -245,6 +265,7 @@ int bridge_new(struct event_base *base, const struct scenario *sc,
 	b->seed = seed;
 	b->tfd = -1;
 	b->armed = INT64_MAX;
+	b->spin_ns = spin;
 	b->rt_off = br_rt_offset();
 	rc = bridge_setup(b, sc, ports, pcap_dir);
 	if (rc < 0) {

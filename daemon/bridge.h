@@ -108,6 +108,14 @@ int bridge_set_default_rx(enum bridge_rx rx);
  * RECKON_BRIDGE_RX holds something other than pcap or ring. */
 int bridge_default_rx(enum bridge_rx *out);
 
+/* RECKON_BRIDGE_SPIN_US (0..1000; unset or empty: the default, 100): the
+ * bridge arms its timer that many microseconds before a frame is due and
+ * spins on the clock for the rest, trading CPU time for delivery closer
+ * to the due time than the platform's timer wake-up allows
+ * (docs/bridge.md); 0 turns it off. -EINVAL for anything else. */
+#define BRIDGE_SPIN_DEFAULT_US 100
+int bridge_spin_from_env(int64_t *ns);
+
 /* The backend bridge b reads with. */
 enum bridge_rx bridge_rx_of(const struct bridge *b);
 

@@ -5,7 +5,9 @@
  * with an absolute deadline at the heap's top and watched by libevent,
  * wakes the bridge. On wake-up every due copy is dequeued and queued on
  * its destination port, and each round of due copies leaves in one
- * sendmmsg per port before the clock is read again.
+ * sendmmsg per port before the clock is read again. With a spin lead
+ * (RECKON_BRIDGE_SPIN_US) the timer fires that much early and the last
+ * stretch is waited on the clock.
  */
 #include <errno.h>
 #include <string.h>
@@ -98,7 +100,19 @@ static void timer_arm_at(struct bridge *b, int64_t t)
 
 void br_timer_arm(struct bridge *b)
 {
-	timer_arm_at(b, b->heap_n ? b->heap[0]->next : INT64_MAX);
+	timer_arm_at(b, b->heap_n ? b->heap[0]->next - b->spin_ns : INT64_MAX);
+}
+
+/* With a spin lead: when the next copy is due within it, wait for it on
+ * the clock rather than on the timer. Returns the time read last. */
+static int64_t spin_to_next(struct bridge *b, int64_t now)
+{
+	if (!b->spin_ns || !b->heap_n || b->heap[0]->next <= now ||
+	    b->heap[0]->next - now > b->spin_ns)
+		return now;
+	while (now < b->heap[0]->next)
+		now = br_mono_ns();
+	return now;
 }
 
 /* Send every copy that is due, re-reading the clock until nothing is,
@@ -106,7 +120,7 @@ void br_timer_arm(struct bridge *b)
 void br_run_due(struct bridge *b)
 {
 	struct netem_pkt p;
-	int64_t now = br_mono_ns();
+	int64_t now = spin_to_next(b, br_mono_ns());
 
 	while (b->heap_n && b->heap[0]->next <= now) {
 		struct blink *l = b->heap[0];
@@ -127,7 +141,7 @@ void br_run_due(struct bridge *b)
 		}
 		if (!b->heap_n || b->heap[0]->next > now) {
 			br_tx_flush_all(b);
-			now = br_mono_ns();
+			now = spin_to_next(b, br_mono_ns());
 		}
 	}
 	br_tx_flush_all(b);

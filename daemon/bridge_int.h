@@ -72,6 +72,7 @@ struct bridge {
 	int tfd; /* CLOCK_MONOTONIC timerfd, absolute */
 	struct event *tev;
 	int64_t armed; /* INT64_MAX when disarmed */
+	int64_t spin_ns; /* wake this early and spin to the due time; 0: off */
 	struct blink **heap;
 	unsigned heap_n;
 

@@ -264,12 +264,20 @@ out:
 static int check_bridge_rx(void)
 {
 	enum bridge_rx rx;
+	int64_t spin;
 	int err = bridge_default_rx(&rx);
 
-	if (err < 0)
+	if (err < 0) {
 		log_warnx("RECKON_BRIDGE_RX='%s': use pcap (the default) or "
 			  "ring",
 			  getenv("RECKON_BRIDGE_RX"));
+		return err;
+	}
+	err = bridge_spin_from_env(&spin);
+	if (err < 0)
+		log_warnx("RECKON_BRIDGE_SPIN_US='%s': use microseconds, 0 "
+			  "to 1000",
+			  getenv("RECKON_BRIDGE_SPIN_US"));
 	return err;
 }
 

@@ -7,7 +7,8 @@
 # p50/p99/max of the error at 1k, 10k and 50k packets/s, then doubles the
 # rate from 10k/s until the median p99 of three trials reaches 100 us (or
 # datagrams go missing) and reports the highest rate that stayed under. It
-# runs the bridge twice, as a normal process and under SCHED_FIFO (chrt),
+# runs the bridge as a normal process and under SCHED_FIFO (chrt), each
+# without and with a 100 us spin lead (RECKON_BRIDGE_SPIN_US),
 # and first prints the platform's own timer floor (udp_blast timer) so the
 # figures can be read against what the machine allows, the ping RTT over
 # an unimpaired pair (the ring backend's 1 ms block retirement shows
@@ -164,10 +165,14 @@ nsx "$A" ping -c 200 -i 0.01 -n 10.98.0.2 2>/dev/null |
 	sed -n 's/.*time=\([0-9.]*\) ms/\1/p' | sort -g |
 	awk '{v[NR] = $1} END {if (NR) printf "unimpaired link ('"$rx"'), ping RTT over %d pings: p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", NR, v[int((NR + 1) / 2)], v[int(NR * 0.99)], v[NR]}'
 kill -TERM "$hpid"; wait "$hpid"; hpid=
-bench SCHED_OTHER env
+bench SCHED_OTHER env RECKON_BRIDGE_SPIN_US=0
+# The spin lead (the default): the timer fires 100 us early, the rest is waited on the
+# clock (RECKON_BRIDGE_SPIN_US), costing CPU for the timer's wake-up lag.
+bench "SCHED_OTHER, spin 100 us" env RECKON_BRIDGE_SPIN_US=100
 if command -v chrt >/dev/null; then
 	# The sender and receiver get SCHED_FIFO too (below the bridge), so
 	# what is measured is the bridge, not the tools starving.
 	tools="chrt -f 10"
-	bench "SCHED_FIFO 20" chrt -f 20
+	bench "SCHED_FIFO 20" chrt -f 20 env RECKON_BRIDGE_SPIN_US=0
+	bench "SCHED_FIFO 20, spin 100 us" chrt -f 20 env RECKON_BRIDGE_SPIN_US=100
 fi
