@@ -197,6 +197,33 @@ static void loopback_run(enum bridge_rx rx, struct bridge_stats *st)
 	cr_assert_eq(st->rx_errors + st->malformed + st->send_errors, 0);
 }
 
+/* The spin lead: 100 us unless the environment says otherwise, 0 turns
+ * it off, and a value that is not 0..1000 microseconds is refused. */
+Test(bridge_api, spin_lead_comes_from_the_environment)
+{
+	int64_t ns = -1;
+
+	unsetenv("RECKON_BRIDGE_SPIN_US");
+	cr_assert_eq(bridge_spin_from_env(&ns), 0);
+	cr_assert_eq(ns, BRIDGE_SPIN_DEFAULT_US * 1000);
+	setenv("RECKON_BRIDGE_SPIN_US", "", 1);
+	cr_assert_eq(bridge_spin_from_env(&ns), 0);
+	cr_assert_eq(ns, 100000);
+	setenv("RECKON_BRIDGE_SPIN_US", "0", 1);
+	cr_assert_eq(bridge_spin_from_env(&ns), 0);
+	cr_assert_eq(ns, 0);
+	setenv("RECKON_BRIDGE_SPIN_US", "250", 1);
+	cr_assert_eq(bridge_spin_from_env(&ns), 0);
+	cr_assert_eq(ns, 250000);
+	setenv("RECKON_BRIDGE_SPIN_US", "1001", 1);
+	cr_assert_eq(bridge_spin_from_env(&ns), -EINVAL);
+	setenv("RECKON_BRIDGE_SPIN_US", "-1", 1);
+	cr_assert_eq(bridge_spin_from_env(&ns), -EINVAL);
+	setenv("RECKON_BRIDGE_SPIN_US", "50us", 1);
+	cr_assert_eq(bridge_spin_from_env(&ns), -EINVAL);
+	unsetenv("RECKON_BRIDGE_SPIN_US");
+}
+
 Test(bridge_api, loopback_frames_come_through_pcap)
 {
 	struct bridge_stats st;
