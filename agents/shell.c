@@ -165,6 +165,8 @@ static void finish(struct shell *sh)
 		if (!err)
 			err = rejects_write(o, c, foreign, o->n_lanes);
 		if (!err)
+			err = errcdf_write(o, sh->ob);
+		if (!err)
 			check_matched(sh);
 	} else {
 		err = write_rows(sh, "relay", o->n_lanes, get_relay, &sh->rl);

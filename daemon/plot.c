@@ -84,7 +84,7 @@ static int run_gnuplot(const char *gp, const char *dir, const char *script)
 static int write_script(const char *dir, const char *name, const char *title,
 			const char *xlabel, const char *ylabel,
 			const char *const *series, unsigned ns, int errbars,
-			int steps)
+			int steps, int logx)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -101,9 +101,10 @@ static int write_script(const char *dir, const char *name, const char *title,
 		"set title \"%s\" noenhanced\nset xlabel \"%s\" noenhanced\n"
 		"set ylabel \"%s\" noenhanced\nset grid\n"
 		"set key below left Left reverse noenhanced\n"
-		"set offsets graph 0.03, graph 0.03, 0, 0\n%s",
+		"set offsets graph 0.03, graph 0.03, 0, 0\n%s%s",
 		name, name, title, xlabel, ylabel,
-		steps ? "set yrange [0:1]\n" : "set yrange [0:*]\n");
+		steps ? "set yrange [0:1]\n" : "set yrange [0:*]\n",
+		logx ? "set logscale x\nset offsets 0, 0, 0, 0\n" : "");
 	fputs("plot ", f);
 	for (unsigned i = 0; i < ns; i++)
 		fprintf(f,
@@ -184,7 +185,11 @@ typedef void (*put_curve_fn)(FILE *f, unsigned k, void *ctx);
 struct fig_spec {
 	const char *name, *title, *xlabel, *ylabel, *caption;
 	int errbars, steps;
+	int logx; /* log x axis; x below PLOT_LOGX_MIN drawn at it */
 };
+
+/* Where a log axis starts: errors of 0.01 u and below are drawn there. */
+#define PLOT_LOGX_MIN 0.01
 
 /* Draw the ns curves of one figure, PLOT_MAX_CURVES per part: parts
  * NAME, NAME-2, ... each with its .dat, .gp, .svg and .png, added to
@@ -235,7 +240,7 @@ static int draw_parts(const char *gp, const char *pdir,
 		}
 		if (write_script(pdir, name, title, fs->xlabel, fs->ylabel,
 				 labels + k0, k1 - k0, fs->errbars,
-				 fs->steps) < 0)
+				 fs->steps, fs->logx) < 0)
 			return -EIO;
 		snprintf(path, sizeof(path), "%s.gp", name);
 		if (run_gnuplot(gp, pdir, path) < 0)
@@ -364,20 +369,64 @@ out:
 	fclose(in);
 }
 
-static void read_metrics_dir(const char *dir, struct vecs *s)
+/* The quantiles of one errcdf-HOST.csv (agents/io/metrics_io.c), per
+ * predictor and parameters. Quantiles at equal steps, pooled over
+ * observers and repetitions, give the CDF of their equal-weight mixture:
+ * every observer and repetition counts the same. */
+static void read_errcdf(const char *path, struct vecs *s)
+{
+	char *line = NULL, *f[MAX_COLS + 1], *hdr = NULL, *h[MAX_COLS + 1];
+	size_t cap = 0, nh = 0;
+	int cp, cq, ce;
+	FILE *in = fopen(path, "r");
+
+	if (in == NULL)
+		return;
+	if (getline(&line, &cap, in) <= 0 || (hdr = strdup(line)) == NULL)
+		goto out;
+	nh = results_split_csv(hdr, h, MAX_COLS);
+	cp = col_of(h, nh, "predictor");
+	cq = col_of(h, nh, "params");
+	ce = col_of(h, nh, "error");
+	if (nh > MAX_COLS || cp < 0 || cq < 0 || ce < 0)
+		goto out;
+	while (getline(&line, &cap, in) > 0) {
+		char label[160], *end;
+		struct vec *v;
+		double e;
+
+		if (results_split_csv(line, f, MAX_COLS) != nh)
+			continue;
+		e = strtod(f[ce], &end);
+		if (*end || !isfinite(e))
+			continue;
+		snprintf(label, sizeof(label), "%s %s", f[cp], f[cq]);
+		if ((v = vecs_get(s, label)) != NULL)
+			vec_push(v, e);
+	}
+out:
+	free(line);
+	free(hdr);
+	fclose(in);
+}
+
+/* Every PREFIX-HOST.csv of dir through read. */
+static void read_dir(const char *dir, const char *prefix,
+		     void (*read)(const char *, struct vecs *), struct vecs *s)
 {
 	char path[PATH_MAX];
 	struct dirent **de = NULL;
 	int n = scandir(dir, &de, NULL, alphasort);
+	size_t pl = strlen(prefix);
 
 	for (int i = 0; i < n; i++) {
 		size_t l = strlen(de[i]->d_name);
 
-		if (!strncmp(de[i]->d_name, "metrics-", 8) && l > 12 &&
+		if (!strncmp(de[i]->d_name, prefix, pl) && l > pl + 4 &&
 		    !strcmp(de[i]->d_name + l - 4, ".csv") &&
 		    results_path(path, sizeof(path), "%s/%s", dir,
 				 de[i]->d_name) == 0)
-			read_metrics(path, s);
+			read(path, s);
 		free(de[i]);
 	}
 	free(de);
@@ -413,39 +462,38 @@ static void put_cdf(FILE *f, unsigned k, void *ctx)
 			(double)(i + 1) / (double)v->n);
 }
 
-int plot_run(const char *run_dir, unsigned repetitions)
+/* The same with x at least PLOT_LOGX_MIN, for a log axis. */
+static void put_cdf_logx(FILE *f, unsigned k, void *ctx)
 {
-	static const struct fig_spec fs = {
-		.name = "error_cdf",
-		.title = "Per-entity mean position error",
-		.xlabel = "mean error of one entity (u)",
-		.ylabel = "fraction of entities",
-		.caption = "CDF of the mean position error of each entity as "
-			   "seen by each observer (game units), over all "
-			   "repetitions. The metrics files hold per-entity "
-			   "statistics, not per-frame samples, so this is the "
-			   "distribution of per-entity means.",
-		.steps = 1,
-	};
+	const struct vec *v = &((const struct vecs *)ctx)->v[k];
+
+	fprintf(f, "# %s\n", v->label);
+	if (v->n)
+		fprintf(f, "%.6g 0\n", fmax(v->v[0], PLOT_LOGX_MIN));
+	for (size_t i = 0; i < v->n; i++)
+		fprintf(f, "%.6g %.6g\n", fmax(v->v[i], PLOT_LOGX_MIN),
+			(double)(i + 1) / (double)v->n);
+}
+
+/* One CDF figure of the curves read by read from PREFIX-HOST.csv files
+ * of the run (every rep-N/ with several repetitions). */
+static void cdf_figure(const char *run_dir, unsigned repetitions,
+		       const char *gp, const char *pdir,
+		       const struct fig_spec *fs, const char *prefix,
+		       void (*read)(const char *, struct vecs *),
+		       struct figs *figs)
+{
 	struct vecs s = {0};
-	struct figs figs = {0};
-	const char **labels = NULL, *gp = plot_gnuplot();
-	char pdir[PATH_MAX], path[PATH_MAX], (*shortl)[160] = NULL;
-	int rc;
+	const char **labels = NULL;
+	char path[PATH_MAX], (*shortl)[160] = NULL;
 
 	if (repetitions <= 1)
-		read_metrics_dir(run_dir, &s);
+		read_dir(run_dir, prefix, read, &s);
 	for (unsigned r = 1; repetitions > 1 && r <= repetitions; r++)
 		if (results_path(path, sizeof(path), "%s/rep-%u", run_dir, r) ==
 		    0)
-			read_metrics_dir(path, &s);
-	if (gp == NULL)
-		log_warnx("plots of %s skipped: gnuplot not found (install "
-			  "gnuplot-nox)",
-			  run_dir);
-	if (gp && s.n > 0 &&
-	    results_path(pdir, sizeof(pdir), "%s/plots", run_dir) == 0 &&
-	    results_mkdirs(pdir) == 0 &&
+			read_dir(path, prefix, read, &s);
+	if (s.n > 0 && results_mkdirs(pdir) == 0 &&
 	    (labels = calloc(s.n, sizeof(*labels))) != NULL &&
 	    (shortl = calloc(s.n, sizeof(*shortl))) != NULL) {
 		for (unsigned k = 0; k < s.n; k++) {
@@ -453,17 +501,60 @@ int plot_run(const char *run_dir, unsigned repetitions)
 			short_label(s.v, s.n, k, shortl[k], sizeof(shortl[k]));
 			labels[k] = shortl[k];
 		}
-		if (draw_parts(gp, pdir, &fs, labels, s.n, put_cdf, &s, &figs) <
-		    0)
+		if (draw_parts(gp, pdir, fs, labels, s.n,
+			       fs->logx ? put_cdf_logx : put_cdf, &s, figs) < 0)
 			log_warnx("plots of %s: gnuplot failed, see "
 				  "%s/gnuplot.log",
 				  run_dir, pdir);
 	}
-	rc = figs_html(run_dir, "reckon run", &figs, "summary.csv", -1);
 	free(labels);
 	free(shortl);
-	figs_free(&figs);
 	vecs_free(&s);
+}
+
+int plot_run(const char *run_dir, unsigned repetitions)
+{
+	static const struct fig_spec frame_fs = {
+		.name = "error_frame_cdf",
+		.title = "Position error per frame",
+		.xlabel = "position error (u, log scale)",
+		.ylabel = "fraction of frames",
+		.caption = "CDF of the position error of every frame each "
+			   "observer displayed (game units, log scale; errors "
+			   "of 0.01 u and less at 0.01), from the 201 "
+			   "quantiles each observer writes per predictor "
+			   "(errcdf-HOST.csv), every observer and repetition "
+			   "weighted alike.",
+		.steps = 1,
+		.logx = 1,
+	};
+	static const struct fig_spec entity_fs = {
+		.name = "error_cdf",
+		.title = "Per-entity mean position error",
+		.xlabel = "mean error of one entity (u)",
+		.ylabel = "fraction of entities",
+		.caption = "CDF of the mean position error of each entity as "
+			   "seen by each observer (game units), over all "
+			   "repetitions.",
+		.steps = 1,
+	};
+	struct figs figs = {0};
+	const char *gp = plot_gnuplot();
+	char pdir[PATH_MAX];
+	int rc;
+
+	if (gp == NULL)
+		log_warnx("plots of %s skipped: gnuplot not found (install "
+			  "gnuplot-nox)",
+			  run_dir);
+	if (gp && results_path(pdir, sizeof(pdir), "%s/plots", run_dir) == 0) {
+		cdf_figure(run_dir, repetitions, gp, pdir, &frame_fs, "errcdf-",
+			   read_errcdf, &figs);
+		cdf_figure(run_dir, repetitions, gp, pdir, &entity_fs,
+			   "metrics-", read_metrics, &figs);
+	}
+	rc = figs_html(run_dir, "reckon run", &figs, "summary.csv", -1);
+	figs_free(&figs);
 	return rc;
 }
 

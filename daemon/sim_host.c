@@ -275,6 +275,8 @@ int sim_host_finish(struct sim_host *h, int64_t now, int stopped)
 		}
 		if (!err)
 			err = rejects_write(o, c, foreign, o->n_lanes);
+		if (!err)
+			err = errcdf_write(o, h->ob);
 		if (!err && all_unmatched(h)) {
 			snprintf(h->warn, sizeof(h->warn),
 				 "every update received matched no path of "

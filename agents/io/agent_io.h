@@ -128,6 +128,13 @@ int rejects_write(const struct shell_opts *o,
 		  const struct reckon_espdu_counters *per_lane,
 		  const uint64_t *foreign, size_t n_lanes);
 
+/* RUN_DIR/errcdf-HOST.csv: per lane, ERRCDF_POINTS quantiles of the
+ * per-frame position error pooled over the observer's entities (the
+ * source of the error-CDF figure). 0 or -errno. */
+#define ERRCDF_POINTS 201
+struct role_observer;
+int errcdf_write(const struct shell_opts *o, const struct role_observer *ob);
+
 /* The relay's metric row of lane i (what shell and simulator write). */
 struct role_relay;
 int agent_relay_metrics(const struct role_relay *r, size_t i,

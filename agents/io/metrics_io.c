@@ -16,6 +16,7 @@
 
 #include "agent_io.h"
 #include "proto/espdu.h"
+#include "role/observer.h"
 #include "role/relay.h"
 
 #define METRICS_HEADER                                                         \
@@ -113,6 +114,38 @@ int rejects_write(const struct shell_opts *o,
 				reckon_espdu_verdict_name(v), per_lane[l].n[v]);
 		fprintf(f, "%s,%zu,not-reckon-update,%" PRIu64 "\n", o->host, l,
 			foreign ? foreign[l] : 0);
+	}
+	return close_rename(f, tmp, path);
+}
+
+int errcdf_write(const struct shell_opts *o, const struct role_observer *ob)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 32], params[512];
+	double q[ERRCDF_POINTS];
+	uint64_t frames;
+	FILE *f;
+	int err;
+
+	err = open_tmp(o, "errcdf", path, sizeof(path), tmp, sizeof(tmp), &f);
+	if (err)
+		return err;
+	fputs("host,lane,predictor,params,frames,quantile,error\n", f);
+	for (size_t l = 0; l < o->n_lanes; l++) {
+		const struct predict_params *par = &o->lanes[l];
+
+		err = role_observer_quantiles(ob, (uint16_t)l, q,
+					      ERRCDF_POINTS, &frames);
+		if (err) {
+			fclose(f);
+			unlink(tmp);
+			return err;
+		}
+		if (predict_params_format(par, params, sizeof(params)))
+			params[0] = '\0';
+		for (size_t k = 0; frames && k < ERRCDF_POINTS; k++)
+			fprintf(f, "%s,%zu,%s,%s,%" PRIu64 ",%.3f,%.6f\n",
+				o->host, l, par->p->name, params, frames,
+				(double)k / (ERRCDF_POINTS - 1), q[k]);
 	}
 	return close_rename(f, tmp, path);
 }

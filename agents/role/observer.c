@@ -296,6 +296,37 @@ static double rank(const double *v, size_t n, double q)
 	return v[r > 0 ? r - 1 : 0];
 }
 
+int role_observer_quantiles(const struct role_observer *o, uint16_t lane,
+			    double *out, size_t nq, uint64_t *frames)
+{
+	size_t n = 0, e, ne;
+	double *c;
+
+	if (!o || !out || !frames || nq < 2 || lane >= o->n_lanes)
+		return -EINVAL;
+	ne = o->tr->n_entities;
+	for (e = 0; e < ne; e++)
+		n += o->err[e * o->n_lanes + lane].n;
+	*frames = n;
+	if (n == 0)
+		return 0;
+	c = malloc(n * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	n = 0;
+	for (e = 0; e < ne; e++) {
+		const struct errbuf *b = &o->err[e * o->n_lanes + lane];
+
+		memcpy(c + n, b->v, b->n * sizeof(*c));
+		n += b->n;
+	}
+	qsort(c, n, sizeof(*c), cmp_double);
+	for (size_t k = 0; k < nq; k++)
+		out[k] = rank(c, n, (double)k / (double)(nq - 1));
+	free(c);
+	return 0;
+}
+
 int role_observer_metrics(const struct role_observer *o, size_t i,
 			  struct role_metrics *out)
 {

@@ -79,6 +79,14 @@ uint64_t role_observer_foreign(const struct role_observer *o, uint16_t lane);
 void role_observer_totals(const struct role_observer *o, uint64_t *received,
 			  uint64_t *unmatched);
 
+/* The per-frame error distribution of one lane, pooled over its
+ * entities: out[k] is the nearest-rank quantile k / (nq - 1) of every
+ * frame's error (nq >= 2; out[0] the smallest, out[nq - 1] the largest).
+ * *frames gets the number of frames pooled; with none, out is untouched.
+ * 0, -EINVAL or -ENOMEM. */
+int role_observer_quantiles(const struct role_observer *o, uint16_t lane,
+			    double *out, size_t nq, uint64_t *frames);
+
 /* Metric rows (lanes x entities of the truth) and row i; error
  * statistics are computed here (nearest-rank percentiles). */
 size_t role_observer_rows(const struct role_observer *o);

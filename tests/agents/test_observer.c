@@ -689,3 +689,98 @@ Test(observer, time_shifted_trace_is_measured)
 	role_truth_free(&ts);
 	trace_free(&t1);
 }
+
+/* Every frame's error, as the on_frame callback reports it, per lane. */
+struct frame_log {
+	double *v[2];
+	size_t n[2], cap[2];
+};
+
+static void log_frame(void *arg, const struct role_frame *f)
+{
+	struct frame_log *g = arg;
+	unsigned l = f->lane;
+
+	if (g->n[l] == g->cap[l]) {
+		g->cap[l] = g->cap[l] ? 2 * g->cap[l] : 1024;
+		g->v[l] = realloc(g->v[l], g->cap[l] * sizeof(double));
+		cr_assert_not_null(g->v[l]);
+	}
+	g->v[l][g->n[l]++] = f->err;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The pooled per-frame quantiles (errcdf-HOST.csv) equal the nearest-rank
+ * quantiles of every error sample the observer reported, over all its
+ * entities: quantile k/(n-1) is sorted sample ceil(k/(n-1) N) (1-based),
+ * the first and last being the smallest and largest. */
+Test(observer, pooled_quantiles_are_nearest_rank_over_all_frames)
+{
+	struct role_player *p = mk_player();
+	struct frame_log g = {0};
+	struct role_observer_cfg c = {
+		.truth = &truth,
+		.lanes = lanes,
+		.n_lanes = 2,
+		.threshold = 20,
+		.on_frame = log_frame,
+		.frame_arg = &g,
+	};
+	struct role_observer *o;
+	struct fix_queue q;
+	double out[201], none[3] = {-1, -1, -1};
+	uint64_t frames;
+
+	cr_assert_eq(role_observer_new(&c, &o), 0);
+	/* Nothing displayed yet: no frames, out untouched. */
+	cr_assert_eq(role_observer_quantiles(o, 0, none, 3, &frames), 0);
+	cr_assert_eq(frames, 0);
+	cr_assert_eq(none[1], -1);
+	cr_assert_eq(role_observer_quantiles(o, 2, out, 3, &frames), -EINVAL);
+	cr_assert_eq(role_observer_quantiles(o, 0, out, 1, &frames), -EINVAL);
+
+	fix_queue_init(&q);
+	while (role_player_next(p) != INT64_MAX) {
+		int64_t t = role_player_next(p);
+
+		q.n = 0;
+		cr_assert_eq(role_player_advance(p, t, fix_emit, &q), 0);
+		/* drop every third datagram so errors spread out */
+		for (size_t i = 0; i < q.n; i++)
+			if (i % 3 != 2)
+				cr_assert_eq(role_observer_recv(
+						     o, q.d[i].lane, t,
+						     q.d[i].buf, q.d[i].len),
+					     0);
+		cr_assert_eq(role_observer_frame(o, t), 0);
+	}
+	for (uint16_t l = 0; l < 2; l++) {
+		size_t n = g.n[l];
+
+		cr_assert_gt(n, 100);
+		qsort(g.v[l], n, sizeof(double), cmp_dbl);
+		cr_assert_eq(role_observer_quantiles(o, l, out, 201, &frames),
+			     0);
+		cr_assert_eq(frames, n);
+		cr_assert_eq(out[0], g.v[l][0]);
+		cr_assert_eq(out[200], g.v[l][n - 1]);
+		for (size_t k = 1; k < 200; k++) {
+			size_t r = (size_t)ceil((double)k / 200.0 * (double)n);
+
+			cr_assert_eq(out[k], g.v[l][r - 1], "lane %u k %zu", l,
+				     k);
+		}
+		/* a real spread, not one repeated value */
+		cr_assert_lt(out[20], out[190]);
+		free(g.v[l]);
+	}
+	fix_queue_free(&q);
+	role_player_free(p);
+	role_observer_free(o);
+}

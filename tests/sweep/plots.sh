@@ -65,6 +65,15 @@ for p in "$tmp"/gp/points/p*; do
 	svg_ok "$p/plots/error_cdf.svg" || fail "$p: error_cdf.svg"
 	png_ok "$p/plots/error_cdf.png" || fail "$p: error_cdf.png"
 	grep -q 'plots/error_cdf.svg' "$p/index.html" || fail "$p/index.html"
+	# the per-frame CDF: one series per predictor (dis, led), each a CDF
+	# from 0 to 1 with every x on the log axis (>= 0.01 u)
+	d=$p/plots/error_frame_cdf.dat
+	svg_ok "$p/plots/error_frame_cdf.svg" || fail "$p: error_frame_cdf.svg"
+	grep -q 'plots/error_frame_cdf.svg' "$p/index.html" || fail "$p/index.html: no frame CDF"
+	[ "$(grep -cE '^# (dis|led)$' "$d")" -eq 2 ] || fail "$d: want 2 series"
+	awk '/^#/ { if (seen && last != 1) bad = 1; seen = 0; prev = 0; next }
+	     NF == 2 { if ($1 < 0.01 || $2 < prev) bad = 1; prev = $2; last = $2; seen = 1 }
+	     END { exit bad || last != 1 }' "$d" || fail "$d: not a CDF on a log axis"
 done
 
 # --- more curves than a figure holds: split, none dropped ---
