@@ -324,9 +324,11 @@ static void vecs_free(struct vecs *s)
 	free(s->v);
 }
 
-/* Observer rows of one metrics file: err_mean of every entity with
- * frames, per predictor and parameters. */
-static void read_metrics(const char *path, struct vecs *s)
+/* The values of column value in one CSV file, per predictor and
+ * parameters. With observers_only, only rows of role observer with
+ * frames count (metrics-HOST.csv); errcdf-HOST.csv has no such rows. */
+static void read_curves(const char *path, struct vecs *s, const char *value,
+			int observers_only)
 {
 	char *line = NULL, *f[MAX_COLS + 1], *hdr = NULL, *h[MAX_COLS + 1];
 	size_t cap = 0, nh = 0;
@@ -341,9 +343,10 @@ static void read_metrics(const char *path, struct vecs *s)
 	cr = col_of(h, nh, "role");
 	cp = col_of(h, nh, "predictor");
 	cq = col_of(h, nh, "params");
-	ce = col_of(h, nh, "err_mean");
+	ce = col_of(h, nh, value);
 	cf = col_of(h, nh, "frames");
-	if (nh > MAX_COLS || cr < 0 || cp < 0 || cq < 0 || ce < 0 || cf < 0)
+	if (nh > MAX_COLS || cp < 0 || cq < 0 || ce < 0 ||
+	    (observers_only && (cr < 0 || cf < 0)))
 		goto out;
 	while (getline(&line, &cap, in) > 0) {
 		char label[160], *end;
@@ -351,14 +354,16 @@ static void read_metrics(const char *path, struct vecs *s)
 		double e, fr;
 
 		if (results_split_csv(line, f, MAX_COLS) != nh ||
-		    strcmp(f[cr], "observer"))
+		    (observers_only && strcmp(f[cr], "observer")))
 			continue;
 		e = strtod(f[ce], &end);
 		if (*end || !isfinite(e))
 			continue;
-		fr = strtod(f[cf], &end);
-		if (*end || !(fr > 0))
-			continue;
+		if (observers_only) {
+			fr = strtod(f[cf], &end);
+			if (*end || !(fr > 0))
+				continue;
+		}
 		snprintf(label, sizeof(label), "%s %s", f[cp], f[cq]);
 		if ((v = vecs_get(s, label)) != NULL)
 			vec_push(v, e);
@@ -369,45 +374,19 @@ out:
 	fclose(in);
 }
 
-/* The quantiles of one errcdf-HOST.csv (agents/io/metrics_io.c), per
- * predictor and parameters. Quantiles at equal steps, pooled over
- * observers and repetitions, give the CDF of their equal-weight mixture:
- * every observer and repetition counts the same. */
+/* err_mean of every observed entity (metrics-HOST.csv). */
+static void read_metrics(const char *path, struct vecs *s)
+{
+	read_curves(path, s, "err_mean", 1);
+}
+
+/* The quantiles of one errcdf-HOST.csv (agents/io/metrics_io.c).
+ * Quantiles at equal steps, pooled over observers and repetitions, give
+ * the CDF of their equal-weight mixture: every observer and repetition
+ * counts the same. */
 static void read_errcdf(const char *path, struct vecs *s)
 {
-	char *line = NULL, *f[MAX_COLS + 1], *hdr = NULL, *h[MAX_COLS + 1];
-	size_t cap = 0, nh = 0;
-	int cp, cq, ce;
-	FILE *in = fopen(path, "r");
-
-	if (in == NULL)
-		return;
-	if (getline(&line, &cap, in) <= 0 || (hdr = strdup(line)) == NULL)
-		goto out;
-	nh = results_split_csv(hdr, h, MAX_COLS);
-	cp = col_of(h, nh, "predictor");
-	cq = col_of(h, nh, "params");
-	ce = col_of(h, nh, "error");
-	if (nh > MAX_COLS || cp < 0 || cq < 0 || ce < 0)
-		goto out;
-	while (getline(&line, &cap, in) > 0) {
-		char label[160], *end;
-		struct vec *v;
-		double e;
-
-		if (results_split_csv(line, f, MAX_COLS) != nh)
-			continue;
-		e = strtod(f[ce], &end);
-		if (*end || !isfinite(e))
-			continue;
-		snprintf(label, sizeof(label), "%s %s", f[cp], f[cq]);
-		if ((v = vecs_get(s, label)) != NULL)
-			vec_push(v, e);
-	}
-out:
-	free(line);
-	free(hdr);
-	fclose(in);
+	read_curves(path, s, "error", 0);
 }
 
 /* Every PREFIX-HOST.csv of dir through read. */
