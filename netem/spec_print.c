@@ -56,6 +56,7 @@ int netem_spec_print(const struct netem_spec *s, char *buf, size_t len)
 {
 	struct out o = {buf, len, 0};
 	char a[48], b[48];
+	int keep_dup;
 
 	if (buf && len)
 		buf[0] = '\0';
@@ -121,10 +122,15 @@ int netem_spec_print(const struct netem_spec *s, char *buf, size_t len)
 			put(&o, " %s", b);
 		}
 	}
-	if (s->corrupt || s->corrupt_corr) {
+	/* tc takes a duplicate correlation only beside another correlation
+	 * (spec_parse.c): when all the others are 0, an explicit corrupt
+	 * correlation of 0% keeps it */
+	keep_dup = s->duplicate_corr && !s->delay_corr && !s->loss_corr &&
+		   !s->reorder_corr && !s->corrupt_corr;
+	if (s->corrupt || s->corrupt_corr || keep_dup) {
 		netem_fmt_percent(s->corrupt, a, sizeof(a));
 		put(&o, " corrupt %s", a);
-		if (s->corrupt_corr) {
+		if (s->corrupt_corr || keep_dup) {
 			netem_fmt_percent(s->corrupt_corr, b, sizeof(b));
 			put(&o, " %s", b);
 		}
