@@ -416,3 +416,51 @@ Test(spec, loss_burst_is_simple_gilbert)
 					   text);
 		}
 }
+
+static void expect_tc(const char *spec, const char *shown)
+{
+	struct netem_spec s;
+	char err[256], buf[512];
+
+	cr_assert_eq(netem_spec_parse(spec, &s, err, sizeof(err)), 0,
+		     "\"%s\": %s", spec, err);
+	cr_assert_lt(netem_spec_print_tc(&s, buf, sizeof(buf)),
+		     (int)sizeof(buf));
+	cr_expect_str_eq(buf, shown, "for \"%s\"", spec);
+}
+
+/* What iproute2 6.1's netem_print_opt() prints for the kernel's dump of
+ * each spec: "limit" first, delays through 64 ns ticks and print_time()'s
+ * %.3g, jitter after two spaces, percentages with %g, rates with
+ * print_color_rate()'s decimal units, slot times with print_time64(),
+ * "ecn " with its trailing space, gap last. */
+Test(spec, print_as_tc_shows)
+{
+	expect_tc("delay 50ms 10ms distribution normal loss gemodel 1% 10% "
+		  "70% 0.1%",
+		  "limit 1000 delay 50ms  10ms loss gemodel p 1% r 10% 1-h 70% "
+		  "1-k 0.1%");
+	expect_tc("delay 100ms 10ms 25% loss 0.3% 25%",
+		  "limit 1000 delay 100ms  10ms 25% loss 0.3% 25%");
+	expect_tc("delay 12.3456ms", "limit 1000 delay 12.3ms");
+	expect_tc("delay 1.5s", "limit 1000 delay 1.5s");
+	/* 250 us is 3906.25 ticks, kept as 3906, shown as 249.98 us */
+	expect_tc("delay 250us", "limit 1000 delay 249us");
+	expect_tc("delay 10ms 0.5", "limit 1000 delay 10ms");
+	expect_tc("delay 10ms reorder 25% 50%",
+		  "limit 1000 delay 10ms reorder 25% 50% gap 1");
+	expect_tc("delay 1ms duplicate 1% corrupt 0.1% 5% limit 50",
+		  "limit 50 delay 1ms duplicate 1% corrupt 0.1% 5%");
+	expect_tc("rate 1mbit 14 64 -4",
+		  "limit 1000 rate 1Mbit packetoverhead 14 cellsize 64 "
+		  "celloverhead -4");
+	expect_tc("rate 1500kbit", "limit 1000 rate 1500Kbit");
+	expect_tc("rate 100kbps", "limit 1000 rate 800Kbit");
+	expect_tc("slot 1ms 2500us packets 5 bytes 64k",
+		  "limit 1000 slot 1ms 2.5ms packets 5 bytes 65536");
+	expect_tc("slot distribution normal 1ms 100us",
+		  "limit 1000 slot distribution 1ms 100us");
+	expect_tc("loss state 1% 10%",
+		  "limit 1000 loss state p13 1% p31 10% p32 0% p23 100% p14 0%");
+	expect_tc("loss 1% ecn", "limit 1000 loss 1% ecn ");
+}
