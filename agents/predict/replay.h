@@ -24,6 +24,10 @@ struct replay_opts {
 	int trend_nx, trend_ny; /* trend grid (100 x 100) */
 	int team_filter;	/* trend from the subject's team only */
 	int leave_one_out;	/* the subject path never trains its map */
+	/* line of sight on the trace's map for the predictors that ask it
+	 * (dhsm's gate); NULL: none */
+	const void *world;
+	int (*los)(const void *world, const double a[3], const double b[3]);
 };
 
 void replay_opts_init(struct replay_opts *o);
@@ -34,11 +38,19 @@ struct replay_path {
 	size_t n;
 	uint32_t entity;
 	uint8_t team;
+	const double *goal; /* 3 per sample (NaN: none), or NULL */
 };
+
+/* The goal of sample k of a path (ctx.goal for dhsm), NULL if none: the
+ * position, in the same tick, of the nearest living entity of another
+ * team (any other entity when the subject's team is 0). This is paper
+ * 004's dynamic goal, the opponent's position (docs/predictors.md). */
+const double *replay_path_goal(const struct replay_path *p, size_t k);
 
 /* The paths of a trace, with per-entity copies of the samples. */
 struct replay_set {
 	struct trace_sample *buf;
+	double *goal; /* 3 per sample of buf, see replay_path_goal */
 	struct replay_path *path;
 	size_t n_paths;
 	int64_t tick_ns;

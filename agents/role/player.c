@@ -197,10 +197,12 @@ static int play_sample(struct role_player *p, size_t i, role_emit_fn emit,
 	size_t path = p->paths[i];
 	const struct replay_path *rp = &p->tr->set.path[path];
 	size_t e = ent_index(p, rp->entity);
+	struct predict_ctx ctx = p->tr->ctx[path];
 	struct predict_state x;
 	int err;
 
 	replay_state_at(rp, p->k[i], &x);
+	ctx.goal = replay_path_goal(rp, p->k[i]);
 	for (size_t l = 0; l < p->n_lanes; l++) {
 		struct predict_sender **s = &p->snd[i * p->n_lanes + l];
 		struct predict_update u;
@@ -210,7 +212,7 @@ static int play_sample(struct role_player *p, size_t i, role_emit_fn emit,
 			if (err)
 				return err;
 		}
-		err = predict_sender_tick(*s, &p->tr->ctx[path], &x, &u);
+		err = predict_sender_tick(*s, &ctx, &x, &u);
 		if (err < 0)
 			return err;
 		if (err == 1) {
