@@ -108,42 +108,80 @@ static void cfg_load(struct hsm_cfg *c, const struct predict_params *par)
 /* ---- models and blob (hsm.h) ---- */
 
 void hsm_predict(int m, const double p0[3], const double v0[3],
-		 const double *goal, double standoff, double dt, double pos[3],
-		 double vel[3])
+		 const double *goal, const double *gvel, double standoff,
+		 double dt, double pos[3], double vel[3])
 {
-	double d[3], dist, reach, step, speed = v3_norm(v0);
+	double g[3], d[3], dist, reach, step, speed = v3_norm(v0);
 
 	if (m != HSM_SP || !goal) {
 		v3_axpy(pos, p0, dt, v0);
 		v3_copy(vel, v0);
 		return;
 	}
-	v3_sub(d, goal, p0);
+	if (gvel)
+		v3_axpy(g, goal, dt, gvel);
+	else
+		v3_copy(g, goal);
+	v3_sub(d, g, p0);
 	dist = v3_norm(d);
 	reach = dist - standoff;
+	v3_set(vel, 0, 0, 0);
 	if (reach <= 1e-9 || dist <= 1e-9) {
 		v3_copy(pos, p0);
-		v3_set(vel, 0, 0, 0);
 		return;
 	}
 	step = speed * dt;
 	if (step >= reach) {
 		v3_axpy(pos, p0, reach / dist, d);
-		v3_set(vel, 0, 0, 0);
 		return;
 	}
 	v3_axpy(pos, p0, step / dist, d);
-	v3_axpy(vel, (double[3]){0, 0, 0}, speed / dist, d);
+	v3_axpy(vel, vel, speed / dist, d);
+}
+
+static int16_t quant(double v, double unit)
+{
+	double q = round(v / unit);
+
+	return (int16_t)(q > 32767 ? 32767 : q < -32767 ? -32767 : q);
+}
+
+int hsm_goal_quantize(const double pos[3], const double goal[3],
+		      const double *gvel, struct hsm_wire *w)
+{
+	for (int i = 0; i < 3; i++)
+		if (!(fabs(goal[i] - pos[i]) <= 32767 * HSM_GOAL_UNIT))
+			return -ERANGE;
+	for (int i = 0; i < 3; i++) {
+		w->goal[i] = pos[i] +
+			     quant(goal[i] - pos[i], HSM_GOAL_UNIT) *
+				     HSM_GOAL_UNIT;
+		w->gvel[i] = gvel ? quant(gvel[i], HSM_GVEL_UNIT) *
+					    HSM_GVEL_UNIT
+				  : 0;
+	}
+	w->flags |= HSM_FLAG_GOAL;
+	return 0;
+}
+
+static void put16(uint8_t *p, int16_t v)
+{
+	wire_put16(p, (uint16_t)v);
 }
 
 void hsm_blob_put(struct predict_update *u, const struct hsm_wire *w)
 {
+	int goal = w->flags & HSM_FLAG_GOAL;
+
+	memset(u->blob, 0, sizeof(u->blob));
 	u->blob[0] = w->model;
 	u->blob[1] = w->switches;
 	u->blob[2] = w->flags;
-	for (int i = 0; i < 3; i++)
-		wire_put_f32(u->blob + 3 + 4 * i,
-			     w->flags & HSM_FLAG_GOAL ? (float)w->goal[i] : 0);
+	for (int i = 0; goal && i < 3; i++) {
+		put16(u->blob + 3 + 2 * i,
+		      quant(w->goal[i] - u->pos[i], HSM_GOAL_UNIT));
+		put16(u->blob + 9 + 2 * i, quant(w->gvel[i], HSM_GVEL_UNIT));
+	}
 	u->blob_len = HSM_BLOB_LEN;
 }
 
@@ -154,14 +192,19 @@ int hsm_blob_get(const struct predict_update *u, struct hsm_wire *out)
 	if (u->blob_len != HSM_BLOB_LEN || u->blob[0] >= HSM_NMODELS ||
 	    (u->blob[2] & ~(HSM_FLAG_GOAL | HSM_FLAG_SWITCHED)))
 		return -EINVAL;
+	memset(&w, 0, sizeof(w));
 	w.model = u->blob[0];
 	w.switches = u->blob[1];
 	w.flags = u->blob[2];
-	for (int i = 0; i < 3; i++)
-		w.goal[i] = wire_get_f32(u->blob + 3 + 4 * i);
-	if (!v3_finite(w.goal) ||
-	    (w.model == HSM_SP && !(w.flags & HSM_FLAG_GOAL)))
+	if (w.model == HSM_SP && !(w.flags & HSM_FLAG_GOAL))
 		return -EINVAL;
+	for (int i = 0; (w.flags & HSM_FLAG_GOAL) && i < 3; i++) {
+		int16_t o = (int16_t)wire_get16(u->blob + 3 + 2 * i);
+		int16_t v = (int16_t)wire_get16(u->blob + 9 + 2 * i);
+
+		w.goal[i] = u->pos[i] + o * HSM_GOAL_UNIT;
+		w.gvel[i] = v * HSM_GVEL_UNIT;
+	}
 	*out = w;
 	return 0;
 }
@@ -199,6 +242,11 @@ static int hsm_sender_init(void *priv, const struct predict_params *par)
 static const double *wire_goal(const struct hsm_wire *w)
 {
 	return w->flags & HSM_FLAG_GOAL ? w->goal : NULL;
+}
+
+static const double *wire_gvel(const struct hsm_wire *w)
+{
+	return w->flags & HSM_FLAG_GOAL ? w->gvel : NULL;
 }
 
 /* 1 if the entity at x may switch to SP toward goal (ray and view cone),
@@ -258,15 +306,14 @@ static void fill_update(struct hsm_sender *s, const struct predict_ctx *ctx,
 	struct hsm_wire w = {.model = (uint8_t)model,
 			     .switches = s->w.switches};
 
-	if (s->started && model != s->w.model) {
+	/* predict with the goal as the receiver decodes it */
+	if (ctx->goal)
+		hsm_goal_quantize(x->pos, ctx->goal, ctx->goal_vel, &w);
+	if (model == HSM_SP && !(w.flags & HSM_FLAG_GOAL))
+		model = w.model = HSM_DR;
+	if (s->started && w.model != s->w.model) {
 		w.switches++;
 		w.flags |= HSM_FLAG_SWITCHED;
-	}
-	if (ctx->goal) {
-		w.flags |= HSM_FLAG_GOAL;
-		/* the receiver gets float32: predict with what it gets */
-		for (int i = 0; i < 3; i++)
-			w.goal[i] = (float)ctx->goal[i];
 	}
 	memset(u, 0, sizeof(*u));
 	u->t_ns = x->t_ns;
@@ -293,7 +340,8 @@ static int hsm_sender_tick(void *priv, const struct predict_ctx *ctx,
 	double e[HSM_NMODELS] = {0}, p[3], v[3], dt;
 	int reason = -1, model;
 
-	if (ctx->goal && !v3_finite(ctx->goal))
+	if ((ctx->goal && !v3_finite(ctx->goal)) ||
+	    (ctx->goal_vel && !v3_finite(ctx->goal_vel)))
 		return -EINVAL;
 	if (!s->started) {
 		fill_update(s, ctx, x, HSM_DR, PREDICT_REASON_INIT, out);
@@ -301,8 +349,8 @@ static int hsm_sender_tick(void *priv, const struct predict_ctx *ctx,
 	}
 	dt = (double)(x->t_ns - s->t0) * 1e-9;
 	for (int m = 0; m < s->c.n_models; m++) {
-		hsm_predict(m, s->p0, s->v0, wire_goal(&s->w), s->c.standoff,
-			    dt, p, v);
+		hsm_predict(m, s->p0, s->v0, wire_goal(&s->w),
+			    wire_gvel(&s->w), s->c.standoff, dt, p, v);
 		e[m] = v3_dist(p, x->pos);
 		s->sum[m] += e[m];
 	}
@@ -320,8 +368,6 @@ static int hsm_sender_tick(void *priv, const struct predict_ctx *ctx,
 		return 0;
 	if (model < 0)
 		return model;
-	if (model == HSM_SP && !ctx->goal)
-		model = HSM_DR; /* SP cannot be sent without a goal */
 	fill_update(s, ctx, x, model, reason, out);
 	return 1;
 }
@@ -369,8 +415,8 @@ static int hsm_receiver_display(void *priv, const struct predict_ctx *ctx,
 
 	(void)ctx;
 	hsm_predict(r->w.model, r->u.pos, r->u.vel, wire_goal(&r->w),
-		    r->c.standoff, (double)(t - r->u.t_ns) * 1e-9, out->pos,
-		    out->vel);
+		    wire_gvel(&r->w), r->c.standoff,
+		    (double)(t - r->u.t_ns) * 1e-9, out->pos, out->vel);
 	v3_copy(out->ori, r->u.ori);
 	out->converging = 0;
 	return 0;

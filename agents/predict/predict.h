@@ -88,6 +88,7 @@ struct predict_ctx {
 	const struct predict_item *items;
 	size_t n_items;
 	const double *goal; /* HSM/DHSM dynamic goal position, or NULL */
+	const double *goal_vel; /* its velocity, u/s, or NULL (still) */
 };
 
 void predict_ctx_init(struct predict_ctx *ctx);

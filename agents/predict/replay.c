@@ -64,9 +64,10 @@ static void goals_of_tick(const struct trace_sample *buf, const size_t *idx,
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct trace_sample *a = &buf[idx[i]];
-		double *g = goal + 3 * idx[i], best = INFINITY;
+		double *g = goal + 6 * idx[i], best = INFINITY;
 
-		g[0] = g[1] = g[2] = NAN;
+		for (int c = 0; c < 6; c++)
+			g[c] = NAN;
 		for (size_t j = 0; j < n; j++) {
 			const struct trace_sample *b = &buf[idx[j]];
 			double d = hypot(hypot(b->x - a->x, b->y - a->y),
@@ -75,6 +76,7 @@ static void goals_of_tick(const struct trace_sample *buf, const size_t *idx,
 			if (is_foe(a, b) && d < best) {
 				best = d;
 				g[0] = b->x, g[1] = b->y, g[2] = b->z;
+				g[3] = b->vx, g[4] = b->vy, g[5] = b->vz;
 			}
 		}
 	}
@@ -104,7 +106,7 @@ const double *replay_path_goal(const struct replay_path *p, size_t k)
 
 	if (!p->goal || k >= p->n)
 		return NULL;
-	g = p->goal + 3 * k;
+	g = p->goal + 6 * k;
 	return isnan(g[0]) ? NULL : g;
 }
 
@@ -120,7 +122,7 @@ int replay_set_build(const struct trace *t, const struct replay_opts *o,
 	set.tick_ns = t->tick_ns;
 	set.buf = malloc((t->n ? t->n : 1) * sizeof(*set.buf));
 	set.path = malloc(cap * sizeof(*set.path));
-	set.goal = malloc(3 * (t->n ? t->n : 1) * sizeof(*set.goal));
+	set.goal = malloc(6 * (t->n ? t->n : 1) * sizeof(*set.goal));
 	if (!set.buf || !set.path || !set.goal) {
 		replay_set_free(&set);
 		return -ENOMEM;
@@ -184,7 +186,7 @@ int replay_set_build(const struct trace *t, const struct replay_opts *o,
 				.n = end - start,
 				.entity = set.buf[start].entity,
 				.team = set.buf[start].team,
-				.goal = set.goal + 3 * start,
+				.goal = set.goal + 6 * start,
 			};
 		}
 		start = end;
@@ -333,8 +335,10 @@ int replay_run_path(const struct predict_params *par,
 		struct predict_display d;
 
 		replay_state_at(p, k, &x);
-		if (p->goal)
+		if (p->goal) {
 			sctx.goal = replay_path_goal(p, k);
+			sctx.goal_vel = sctx.goal ? sctx.goal + 3 : NULL;
+		}
 		rc = predict_sender_tick(snd, &sctx, &x, &u);
 		if (rc < 0)
 			break;

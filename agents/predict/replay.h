@@ -38,19 +38,21 @@ struct replay_path {
 	size_t n;
 	uint32_t entity;
 	uint8_t team;
-	const double *goal; /* 3 per sample (NaN: none), or NULL */
+	/* 6 per sample: goal position and velocity (NaN: none), or NULL */
+	const double *goal;
 };
 
-/* The goal of sample k of a path (ctx.goal for dhsm), NULL if none: the
- * position, in the same tick, of the nearest living entity of another
- * team (any other entity when the subject's team is 0). This is paper
- * 004's dynamic goal, the opponent's position (docs/predictors.md). */
+/* The goal of sample k of a path (ctx.goal for dhsm; its velocity,
+ * ctx.goal_vel, follows at [3..5]), NULL if none: the position, in the
+ * same tick, of the nearest living entity of another team (any other
+ * entity when the subject's team is 0). This is paper 004's dynamic
+ * goal, the opponent's position (docs/predictors.md). */
 const double *replay_path_goal(const struct replay_path *p, size_t k);
 
 /* The paths of a trace, with per-entity copies of the samples. */
 struct replay_set {
 	struct trace_sample *buf;
-	double *goal; /* 3 per sample of buf, see replay_path_goal */
+	double *goal; /* 6 per sample of buf, see replay_path_goal */
 	struct replay_path *path;
 	size_t n_paths;
 	int64_t tick_ns;

@@ -203,6 +203,7 @@ static int play_sample(struct role_player *p, size_t i, role_emit_fn emit,
 
 	replay_state_at(rp, p->k[i], &x);
 	ctx.goal = replay_path_goal(rp, p->k[i]);
+	ctx.goal_vel = ctx.goal ? ctx.goal + 3 : NULL;
 	for (size_t l = 0; l < p->n_lanes; l++) {
 		struct predict_sender **s = &p->snd[i * p->n_lanes + l];
 		struct predict_update u;
