@@ -24,6 +24,11 @@
 #include "predict/predict.h"
 #include "predict/replay.h"
 #include "predict/vec3.h"
+#include "proto/espdu.h"
+#include "role/observer.h"
+#include "role/player.h"
+#include "role/truth.h"
+#include "role/update_espdu.h"
 
 #define HZ 20
 #define TICK_NS (1000000000LL / HZ)
@@ -430,5 +435,140 @@ Test(dhsm, receiver_follows_last_model_and_counts_stale)
 		predict_receiver_free(r);
 	}
 	replay_set_free(&set);
+	trace_free(&t);
+}
+
+/* ---- the observer role with a dropped switch datagram ---- */
+
+struct dgrams {
+	uint8_t buf[600][256];
+	size_t len[600];
+	struct predict_update u[600];
+	size_t n;
+};
+
+static int collect(void *arg, const struct role_dgram *d)
+{
+	struct dgrams *q = arg;
+	struct reckon_espdu pdu;
+	uint8_t model;
+
+	cr_assert_lt(q->n, 600);
+	cr_assert_leq(d->len, sizeof(q->buf[0]));
+	memcpy(q->buf[q->n], d->buf, d->len);
+	q->len[q->n] = d->len;
+	cr_assert_eq(reckon_espdu_decode(d->buf, d->len, &pdu),
+		     RECKON_ESPDU_OK);
+	cr_assert_eq(role_espdu_to_update(&pdu, &q->u[q->n], &model), 0);
+	q->n++;
+	return 0;
+}
+
+struct frames {
+	int64_t t[400];
+	double shown[400][3];
+	size_t n;
+};
+
+static void on_frame(void *arg, const struct role_frame *f)
+{
+	struct frames *fr = arg;
+
+	if (f->entity != 1)
+		return;
+	cr_assert_lt(fr->n, 400);
+	fr->t[fr->n] = f->t_ns;
+	v3_copy(fr->shown[fr->n], f->shown);
+	fr->n++;
+}
+
+Test(dhsm, observer_stays_on_old_model_after_lost_switch)
+{
+	/* The player plays the pursuit with dhsm; the datagrams reach the
+	 * observer at their send time (zero latency), except, in the second
+	 * run, the first one of entity 1 that switches the model. From that
+	 * update's time until entity 1's next datagram the observer shows
+	 * the DR extrapolation of the datagram before the lost one, and its
+	 * metrics count one stale_model update; with nothing lost, 0. */
+	const char *kv[] = {"tau=10", NULL};
+	static struct dgrams q;
+	static struct frames fr;
+	struct predict_params par;
+	struct role_truth tr;
+	struct trace t;
+	size_t lost = 0, prev = 0, next = 0;
+
+	params(&par, kv);
+	pursuit_trace(&t);
+	cr_assert_eq(role_truth_build(&t, NULL, &tr), 0);
+	for (size_t i = 0; i < tr.set.n_paths; i++)
+		tr.ctx[i].map.los = los_open;
+	struct role_player_cfg pc = {.truth = &tr, .lanes = &par,
+				     .n_lanes = 1, .n_dest = 1};
+	struct role_player *pl;
+
+	memset(&q, 0, sizeof(q));
+	cr_assert_eq(role_player_new(&pc, &pl), 0);
+	cr_assert_eq(role_player_advance(pl, INT64_MAX, collect, &q), 0);
+	role_player_free(pl);
+	for (size_t i = 0; i < q.n && !next; i++) {
+		if (q.u[i].entity != 1)
+			continue;
+		if (lost)
+			next = i;
+		else if (wire_of(&q.u[i]).flags & HSM_FLAG_SWITCHED)
+			lost = i;
+		else
+			prev = i;
+	}
+	cr_assert(lost && next, "no switch datagram to drop");
+	for (int drop = 0; drop < 2; drop++) {
+		struct role_observer_cfg oc = {.truth = &tr,
+					       .lanes = &par,
+					       .n_lanes = 1,
+					       .threshold = 10,
+					       .on_frame = on_frame,
+					       .frame_arg = &fr};
+		struct role_observer *ob;
+		struct role_metrics m;
+
+		memset(&fr, 0, sizeof(fr));
+		cr_assert_eq(role_observer_new(&oc, &ob), 0);
+		for (size_t i = 0; i < q.n; i++)
+			if (!(drop && i == lost))
+				cr_assert_eq(role_observer_recv(ob, 0,
+								q.u[i].t_ns,
+								q.buf[i],
+								q.len[i]),
+					     0);
+		cr_assert_eq(role_observer_frame(ob, INT64_MAX), 0);
+		for (size_t r = 0; r < role_observer_rows(ob); r++) {
+			cr_assert_eq(role_observer_metrics(ob, r, &m), 0);
+			if (m.entity == 1)
+				cr_assert_eq(m.stale_model, (uint64_t)drop);
+			else
+				cr_assert_eq(m.stale_model, 0);
+		}
+		role_observer_free(ob);
+		if (!drop)
+			continue;
+		size_t checked = 0;
+
+		for (size_t k = 0; k < fr.n; k++) {
+			const struct predict_update *u = &q.u[prev];
+			double p[3], v[3];
+
+			if (fr.t[k] < q.u[lost].t_ns ||
+			    fr.t[k] >= q.u[next].t_ns)
+				continue;
+			hsm_predict(HSM_DR, u->pos, u->vel, NULL, NULL, 0,
+				    (double)(fr.t[k] - u->t_ns) * 1e-9, p, v);
+			cr_assert_float_eq(fr.shown[k][0], p[0], 1e-6);
+			cr_assert_float_eq(fr.shown[k][1], p[1], 1e-6);
+			checked++;
+		}
+		cr_assert_gt(checked, 0);
+	}
+	role_truth_free(&tr);
 	trace_free(&t);
 }
