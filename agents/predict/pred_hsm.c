@@ -74,7 +74,7 @@ static const struct predict_param hsm_params[N_PARAMS] = {
 		"los_gate", 0, gates,
 		"line of sight to the goal needed to switch DR->SP "
 		"(dr-to-sp, paper), to use SP at all (strict, notes A7), "
-		"or never (off); needs the map's los"),
+		"or not at all (off); on needs the map's los"),
 	[P_FOV] = PREDICT_REAL(
 		"fov", 90, 0, 360, "deg",
 		"the goal must also lie within this view cone around the "
