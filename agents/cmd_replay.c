@@ -463,8 +463,8 @@ int cmd_replay(int argc, char *argv[])
 	if (have_map) {
 		o.world = &map;
 		o.los = geom_los_view;
-	} else if (p == &predict_dhsm && predict_params_get(&par, "los_gate",
-							    &num) == 0 &&
+	} else if (p == &predict_dhsm &&
+		   predict_params_get(&par, "los_gate", &num) == 0 &&
 		   num != 2) {
 		fprintf(stderr,
 			"replay: dhsm's los_gate needs the trace's map: "

@@ -161,7 +161,8 @@ static int truth_map(const struct shell_opts *o, const char *trace_map,
 	const char *name = o->map ? o->map : trace_map;
 	char path[PATH_MAX + 64], why[256] = "";
 	struct map *m;
-	FILE *f = name && *name ? agent_map_open(name, path, sizeof(path)) : NULL;
+	FILE *f =
+		name && *name ? agent_map_open(name, path, sizeof(path)) : NULL;
 	int rc;
 
 	if (!f) {

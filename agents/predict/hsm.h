@@ -23,10 +23,10 @@ enum hsm_model {
 /* Blob octets: model, switch counter, flags, the goal's offset from the
  * update's position (3 x int16, big-endian, HSM_GOAL_UNIT u) and the
  * goal's velocity (3 x int16, big-endian, HSM_GVEL_UNIT u/s). */
-#define HSM_BLOB_LEN 15
-#define HSM_GOAL_UNIT 0.25  /* u: offsets up to +-8191.75 u */
-#define HSM_GVEL_UNIT 0.125 /* u/s: speeds up to +-4095.875 u/s */
-#define HSM_FLAG_GOAL 0x01u	/* the goal octets hold a goal */
+#define HSM_BLOB_LEN	  15
+#define HSM_GOAL_UNIT	  0.25	/* u: offsets up to +-8191.75 u */
+#define HSM_GVEL_UNIT	  0.125 /* u/s: speeds up to +-4095.875 u/s */
+#define HSM_FLAG_GOAL	  0x01u /* the goal octets hold a goal */
 #define HSM_FLAG_SWITCHED 0x02u /* this update changed the model */
 
 /* What a DHSM update carries besides the state. */

@@ -82,9 +82,9 @@ static const struct predict_param hsm_params[N_PARAMS] = {
 	[P_RESELECT] = PREDICT_BOOL(
 		"reselect_heartbeat", 0,
 		"also select the model at heartbeat updates (notes A8)"),
-	[P_STANDOFF] = PREDICT_REAL(
-		"standoff", 0, 0, 1e6, "u",
-		"SP stops this far short of the goal (notes A3)"),
+	[P_STANDOFF] =
+		PREDICT_REAL("standoff", 0, 0, 1e6, "u",
+			     "SP stops this far short of the goal (notes A3)"),
 };
 
 struct hsm_cfg {
@@ -153,12 +153,11 @@ int hsm_goal_quantize(const double pos[3], const double goal[3],
 		if (!(fabs(goal[i] - pos[i]) <= 32767 * HSM_GOAL_UNIT))
 			return -ERANGE;
 	for (int i = 0; i < 3; i++) {
-		w->goal[i] = pos[i] +
-			     quant(goal[i] - pos[i], HSM_GOAL_UNIT) *
-				     HSM_GOAL_UNIT;
-		w->gvel[i] = gvel ? quant(gvel[i], HSM_GVEL_UNIT) *
-					    HSM_GVEL_UNIT
-				  : 0;
+		w->goal[i] = pos[i] + quant(goal[i] - pos[i], HSM_GOAL_UNIT) *
+					      HSM_GOAL_UNIT;
+		w->gvel[i] =
+			gvel ? quant(gvel[i], HSM_GVEL_UNIT) * HSM_GVEL_UNIT
+			     : 0;
 	}
 	w->flags |= HSM_FLAG_GOAL;
 	return 0;
@@ -223,7 +222,7 @@ unsigned hsm_missed_switches(uint8_t prev, const struct hsm_wire *now)
 struct hsm_sender {
 	struct hsm_cfg c;
 	int started;
-	int64_t t0;	   /* time of the last update */
+	int64_t t0; /* time of the last update */
 	double p0[3], v0[3];
 	struct hsm_wire w; /* what the last update carried */
 	double sum[HSM_NMODELS];
@@ -349,8 +348,8 @@ static int hsm_sender_tick(void *priv, const struct predict_ctx *ctx,
 	}
 	dt = (double)(x->t_ns - s->t0) * 1e-9;
 	for (int m = 0; m < s->c.n_models; m++) {
-		hsm_predict(m, s->p0, s->v0, wire_goal(&s->w),
-			    wire_gvel(&s->w), s->c.standoff, dt, p, v);
+		hsm_predict(m, s->p0, s->v0, wire_goal(&s->w), wire_gvel(&s->w),
+			    s->c.standoff, dt, p, v);
 		e[m] = v3_dist(p, x->pos);
 		s->sum[m] += e[m];
 	}

@@ -30,9 +30,9 @@
 #include "role/truth.h"
 #include "role/update_espdu.h"
 
-#define HZ 20
+#define HZ	20
 #define TICK_NS (1000000000LL / HZ)
-#define DT (1.0 / HZ)
+#define DT	(1.0 / HZ)
 
 static void params(struct predict_params *par, const char *const *kv)
 {
@@ -158,11 +158,17 @@ static void pursuit_trace(struct trace *t)
 	t->tick_ns = TICK_NS;
 	for (int k = 0; k < 14 * HZ; k++) {
 		double tk = k * DT, gx = 400 + 50 * tk, gy = 600;
-		struct trace_sample g = {.t_ns = k * TICK_NS, .entity = 0,
-					 .team = 1, .alive = 1, .x = gx,
-					 .y = gy, .vx = 50};
-		struct trace_sample s = {.t_ns = k * TICK_NS, .entity = 1,
-					 .team = 2, .alive = 1};
+		struct trace_sample g = {.t_ns = k * TICK_NS,
+					 .entity = 0,
+					 .team = 1,
+					 .alive = 1,
+					 .x = gx,
+					 .y = gy,
+					 .vx = 50};
+		struct trace_sample s = {.t_ns = k * TICK_NS,
+					 .entity = 1,
+					 .team = 2,
+					 .alive = 1};
 
 		if (tk >= 2) {
 			double d = hypot(gx - x, gy - y);
@@ -187,9 +193,8 @@ struct run {
 
 /* Sender only, collecting the updates of entity 1's path. */
 static int run_sender(const struct predict_params *par,
-		      const struct replay_set *set, int (*los)(const void *,
-							    const double *,
-							    const double *),
+		      const struct replay_set *set,
+		      int (*los)(const void *, const double *, const double *),
 		      struct run *out)
 {
 	const struct replay_path *p = &set->path[1];
@@ -503,8 +508,8 @@ Test(dhsm, observer_stays_on_old_model_after_lost_switch)
 	cr_assert_eq(role_truth_build(&t, NULL, &tr), 0);
 	for (size_t i = 0; i < tr.set.n_paths; i++)
 		tr.ctx[i].map.los = los_open;
-	struct role_player_cfg pc = {.truth = &tr, .lanes = &par,
-				     .n_lanes = 1, .n_dest = 1};
+	struct role_player_cfg pc = {
+		.truth = &tr, .lanes = &par, .n_lanes = 1, .n_dest = 1};
 	struct role_player *pl;
 
 	memset(&q, 0, sizeof(q));
@@ -536,11 +541,10 @@ Test(dhsm, observer_stays_on_old_model_after_lost_switch)
 		cr_assert_eq(role_observer_new(&oc, &ob), 0);
 		for (size_t i = 0; i < q.n; i++)
 			if (!(drop && i == lost))
-				cr_assert_eq(role_observer_recv(ob, 0,
-								q.u[i].t_ns,
-								q.buf[i],
-								q.len[i]),
-					     0);
+				cr_assert_eq(
+					role_observer_recv(ob, 0, q.u[i].t_ns,
+							   q.buf[i], q.len[i]),
+					0);
 		cr_assert_eq(role_observer_frame(ob, INT64_MAX), 0);
 		for (size_t r = 0; r < role_observer_rows(ob); r++) {
 			cr_assert_eq(role_observer_metrics(ob, r, &m), 0);
