@@ -60,14 +60,13 @@ static int is_foe(const struct trace_sample *a, const struct trace_sample *b)
 
 /* Goals of the samples idx[0..n) of one tick: nearest foe of each. */
 static void goals_of_tick(const struct trace_sample *buf, const size_t *idx,
-			  size_t n, double *goal)
+			  size_t n, uint32_t *goal)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct trace_sample *a = &buf[idx[i]];
-		double *g = goal + 6 * idx[i], best = INFINITY;
+		double best = INFINITY;
 
-		for (int c = 0; c < 6; c++)
-			g[c] = NAN;
+		goal[idx[i]] = REPLAY_NO_GOAL;
 		for (size_t j = 0; j < n; j++) {
 			const struct trace_sample *b = &buf[idx[j]];
 			double d = hypot(hypot(b->x - a->x, b->y - a->y),
@@ -75,14 +74,13 @@ static void goals_of_tick(const struct trace_sample *buf, const size_t *idx,
 
 			if (is_foe(a, b) && d < best) {
 				best = d;
-				g[0] = b->x, g[1] = b->y, g[2] = b->z;
-				g[3] = b->vx, g[4] = b->vy, g[5] = b->vz;
+				goal[idx[i]] = (uint32_t)idx[j];
 			}
 		}
 	}
 }
 
-static int goals_build(const struct trace_sample *buf, size_t m, double *goal)
+static int goals_build(const struct trace_sample *buf, size_t m, uint32_t *goal)
 {
 	size_t *idx = malloc((m ? m : 1) * sizeof(*idx));
 
@@ -100,14 +98,17 @@ static int goals_build(const struct trace_sample *buf, size_t m, double *goal)
 	return 0;
 }
 
-const double *replay_path_goal(const struct replay_path *p, size_t k)
+int replay_path_goal(const struct replay_path *p, size_t k, double pos[3],
+		     double vel[3])
 {
-	const double *g;
+	const struct trace_sample *g;
 
-	if (!p->goal || k >= p->n)
-		return NULL;
-	g = p->goal + 6 * k;
-	return isnan(g[0]) ? NULL : g;
+	if (!p->goal || k >= p->n || p->goal[k] == REPLAY_NO_GOAL)
+		return 0;
+	g = &p->base[p->goal[k]];
+	v3_set(pos, g->x, g->y, g->z);
+	v3_set(vel, g->vx, g->vy, g->vz);
+	return 1;
 }
 
 int replay_set_build(const struct trace *t, const struct replay_opts *o,
@@ -118,11 +119,13 @@ int replay_set_build(const struct trace *t, const struct replay_opts *o,
 
 	if (!t || !o || !out || t->tick_ns <= 0 || o->jump <= 0)
 		return -EINVAL;
+	if (t->n >= REPLAY_NO_GOAL) /* goals are 32-bit sample indices */
+		return -E2BIG;
 	memset(&set, 0, sizeof(set));
 	set.tick_ns = t->tick_ns;
 	set.buf = malloc((t->n ? t->n : 1) * sizeof(*set.buf));
 	set.path = malloc(cap * sizeof(*set.path));
-	set.goal = malloc(6 * (t->n ? t->n : 1) * sizeof(*set.goal));
+	set.goal = malloc((t->n ? t->n : 1) * sizeof(*set.goal));
 	if (!set.buf || !set.path || !set.goal) {
 		replay_set_free(&set);
 		return -ENOMEM;
@@ -186,7 +189,8 @@ int replay_set_build(const struct trace *t, const struct replay_opts *o,
 				.n = end - start,
 				.entity = set.buf[start].entity,
 				.team = set.buf[start].team,
-				.goal = set.goal + 6 * start,
+				.goal = set.goal + start,
+				.base = set.buf,
 			};
 		}
 		start = end;
@@ -314,7 +318,7 @@ int replay_run_path(const struct predict_params *par,
 	struct predict_receiver *rcv = NULL;
 	struct predict_ctx sctx;
 	struct replay_result r;
-	double *e = err, sum = 0, sum_xy = 0;
+	double *e = err, sum = 0, sum_xy = 0, gpos[3], gvel[3];
 	int rc, prev = 0;
 
 	if (!par || !ctx || !p || !out || p->n == 0 || tick_ns <= 0)
@@ -336,8 +340,10 @@ int replay_run_path(const struct predict_params *par,
 
 		replay_state_at(p, k, &x);
 		if (p->goal) {
-			sctx.goal = replay_path_goal(p, k);
-			sctx.goal_vel = sctx.goal ? sctx.goal + 3 : NULL;
+			int have = replay_path_goal(p, k, gpos, gvel);
+
+			sctx.goal = have ? gpos : NULL;
+			sctx.goal_vel = have ? gvel : NULL;
 		}
 		rc = predict_sender_tick(snd, &sctx, &x, &u);
 		if (rc < 0)

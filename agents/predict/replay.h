@@ -38,21 +38,26 @@ struct replay_path {
 	size_t n;
 	uint32_t entity;
 	uint8_t team;
-	/* 6 per sample: goal position and velocity (NaN: none), or NULL */
-	const double *goal;
+	/* per sample, the index in base of its goal's sample
+	 * (REPLAY_NO_GOAL: none); NULL: no goals */
+	const uint32_t *goal;
+	const struct trace_sample *base;
 };
 
-/* The goal of sample k of a path (ctx.goal for dhsm; its velocity,
- * ctx.goal_vel, follows at [3..5]), NULL if none: the position, in the
- * same tick, of the nearest living entity of another team (any other
- * entity when the subject's team is 0). This is paper 004's dynamic
- * goal, the opponent's position (docs/predictors.md). */
-const double *replay_path_goal(const struct replay_path *p, size_t k);
+#define REPLAY_NO_GOAL UINT32_MAX
+
+/* The goal of sample k of a path (ctx.goal and ctx.goal_vel for dhsm):
+ * the position and velocity, in the same tick, of the nearest living
+ * entity of another team (any other entity when the subject's team is
+ * 0). This is paper 004's dynamic goal, the opponent's position
+ * (docs/predictors.md). 1 and pos, vel written; 0 if there is none. */
+int replay_path_goal(const struct replay_path *p, size_t k, double pos[3],
+		     double vel[3]);
 
 /* The paths of a trace, with per-entity copies of the samples. */
 struct replay_set {
 	struct trace_sample *buf;
-	double *goal; /* 6 per sample of buf, see replay_path_goal */
+	uint32_t *goal; /* per sample of buf, see replay_path_goal */
 	struct replay_path *path;
 	size_t n_paths;
 	int64_t tick_ns;

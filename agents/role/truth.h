@@ -5,7 +5,8 @@
  * no teleport, short paths dropped), and every path gets the predictor
  * context replay gives it (map bounds, and its team's velocity trend map
  * without the path itself, for led reckoning), so that a zero-latency,
- * lossless run sends the same updates as `reckon-agent replay`. Times
+ * lossless run sends the same updates as `reckon-agent replay`; with
+ * role_truth_set_map the contexts also answer line of sight. Times
  * here, including the t_ns of the paths' samples (rebased when built),
  * are relative to the trace's first sample, which plays at the run's t0.
  * Pure.

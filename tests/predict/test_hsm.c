@@ -200,6 +200,7 @@ static int run_sender(const struct predict_params *par,
 	const struct replay_path *p = &set->path[1];
 	struct predict_sender *s;
 	struct predict_ctx ctx;
+	double gpos[3], gvel[3];
 	int rc = 0;
 
 	cr_assert_eq(p->entity, 1);
@@ -211,8 +212,11 @@ static int run_sender(const struct predict_params *par,
 		struct predict_state x;
 
 		replay_state_at(p, k, &x);
-		ctx.goal = replay_path_goal(p, k);
-		ctx.goal_vel = ctx.goal ? ctx.goal + 3 : NULL;
+		ctx.goal = ctx.goal_vel = NULL;
+		if (replay_path_goal(p, k, gpos, gvel)) {
+			ctx.goal = gpos;
+			ctx.goal_vel = gvel;
+		}
 		rc = predict_sender_tick(s, &ctx, &x, &out->u[out->n]);
 		if (rc == 1)
 			out->n++;
@@ -240,10 +244,11 @@ Test(dhsm, goals_are_the_nearest_foe)
 	cr_assert_eq(replay_set_build(&t, &o, &set), 0);
 	cr_assert_eq(set.n_paths, 2);
 	for (size_t k = 0; k < set.path[1].n; k += 37) {
-		const double *g = replay_path_goal(&set.path[1], k);
 		const struct trace_sample *e0 = &set.path[0].s[k];
+		double g[3], v[3];
 
-		cr_assert(g && g[0] == e0->x && g[1] == e0->y && g[3] == 50);
+		cr_assert_eq(replay_path_goal(&set.path[1], k, g, v), 1);
+		cr_assert(g[0] == e0->x && g[1] == e0->y && v[0] == 50);
 	}
 	replay_set_free(&set);
 	trace_free(&t);
@@ -574,5 +579,46 @@ Test(dhsm, observer_stays_on_old_model_after_lost_switch)
 		cr_assert_gt(checked, 0);
 	}
 	role_truth_free(&tr);
+	trace_free(&t);
+}
+
+Test(dhsm, dr_alone_is_dis_fpw_snap)
+{
+	/* models=dr is the paper's DR baseline: on the pursuit it sends at
+	 * the same ticks as dis fpw with snap convergence and no orientation
+	 * threshold, and its receiver shows the same errors */
+	const char *kv[] = {"tau=10", "models=dr", NULL};
+	struct predict_params a, b;
+	struct trace t;
+	struct replay_opts o;
+	struct replay_set set;
+	struct predict_ctx ctx;
+	struct replay_result ra, rb;
+	double *ea, *eb;
+
+	params(&a, kv);
+	cr_assert_eq(predict_params_init(&b, predict_find("dis")), 0);
+	cr_assert_eq(predict_params_set_kv(&b, "algorithm=fpw"), 0);
+	cr_assert_eq(predict_params_set_kv(&b, "convergence=snap"), 0);
+	cr_assert_eq(predict_params_set_kv(&b, "orient_threshold=0"), 0);
+	cr_assert_eq(predict_params_set_kv(&b, "pos_threshold=10"), 0);
+	pursuit_trace(&t);
+	replay_opts_init(&o);
+	cr_assert_eq(replay_set_build(&t, &o, &set), 0);
+	predict_ctx_init(&ctx);
+	ea = malloc(set.path[1].n * sizeof(*ea));
+	eb = malloc(set.path[1].n * sizeof(*eb));
+	cr_assert(ea && eb);
+	cr_assert_eq(replay_run_path(&a, &ctx, &set.path[1], TICK_NS, ea, &ra),
+		     0);
+	cr_assert_eq(replay_run_path(&b, &ctx, &set.path[1], TICK_NS, eb, &rb),
+		     0);
+	cr_assert_gt(ra.updates, 5);
+	cr_assert_eq(ra.updates, rb.updates);
+	for (size_t k = 0; k < set.path[1].n; k++)
+		cr_assert_float_eq(ea[k], eb[k], 1e-9, "tick %zu", k);
+	free(ea);
+	free(eb);
+	replay_set_free(&set);
 	trace_free(&t);
 }
