@@ -225,8 +225,7 @@ struct hsm_sender {
 	int64_t t0; /* time of the last update */
 	double p0[3], v0[3];
 	struct hsm_wire w; /* what the last update carried */
-	double sum[HSM_NMODELS];
-	uint64_t n;
+	double sum[HSM_NMODELS]; /* per-tick errors since the last update */
 };
 
 static int hsm_sender_init(void *priv, const struct predict_params *par)
@@ -283,7 +282,8 @@ static int select_model(const struct hsm_sender *s,
 	if (s->c.select == SEL_HSM) {
 		b = e[HSM_SP] < s->c.theta ? HSM_SP : HSM_DR;
 	} else {
-		/* argmin of the sums (same n): keep a on ties, then DR */
+		/* argmin of the average errors (the sums: every candidate
+		 * has the same tick count); ties keep a, then DR */
 		for (int m = 0; m < s->c.n_models; m++)
 			if (s->sum[m] < s->sum[b])
 				b = m;
@@ -327,7 +327,6 @@ static void fill_update(struct hsm_sender *s, const struct predict_ctx *ctx,
 	v3_copy(s->p0, x->pos);
 	v3_copy(s->v0, x->vel);
 	memset(s->sum, 0, sizeof(s->sum));
-	s->n = 0;
 	s->started = 1;
 }
 
@@ -353,7 +352,6 @@ static int hsm_sender_tick(void *priv, const struct predict_ctx *ctx,
 		e[m] = v3_dist(p, x->pos);
 		s->sum[m] += e[m];
 	}
-	s->n++;
 	model = s->w.model;
 	if (e[model] > s->c.tau) {
 		reason = PREDICT_REASON_POSITION;
