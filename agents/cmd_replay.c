@@ -18,6 +18,9 @@
 #include "predict/predict.h"
 #include "predict/replay.h"
 #include "predict/stats.h"
+#include "io/agent_io.h"
+#include "world/geom.h"
+#include "world/map.h"
 #include "world/trace.h"
 #include "json_out.h"
 
@@ -27,7 +30,7 @@ static int usage(void)
 {
 	fprintf(stderr,
 		"usage: reckon-agent replay --trace FILE --predictor NAME "
-		"[--param k=v ...] [--json]\n"
+		"[--param k=v ...] [--map NAME] [--json]\n"
 		"       reckon-agent replay --trace FILE --experiment led "
 		"[--subjects N] [--seed S] [--dr-eta U] [--param k=v ...] "
 		"[--json]\n"
@@ -70,6 +73,32 @@ static int apply_params(struct predict_params *par, char **kv, int n)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* The map of the trace (--map, else its "# map=") for line of sight;
+ * 0 with *have = 0 when there is none, -1 after a message when a named
+ * map cannot be read. */
+static int load_map(const char *name, struct map *m, int *have)
+{
+	char path[4200], why[256] = "";
+	FILE *f;
+	int rc;
+
+	*have = 0;
+	if (!name || !*name)
+		return 0;
+	f = agent_map_open(name, path, sizeof(path));
+	if (!f)
+		return 0;
+	rc = map_read(f, m, why, sizeof(why));
+	fclose(f);
+	if (rc) {
+		fprintf(stderr, "replay: %s: %s\n", path,
+			rc == -EINVAL ? why : strerror(-rc));
+		return -1;
+	}
+	*have = 1;
 	return 0;
 }
 
@@ -336,6 +365,9 @@ static int parse_num(const char *s, double lo, double hi, double *out)
 int cmd_replay(int argc, char *argv[])
 {
 	const char *trace_path = NULL, *name = NULL, *experiment = NULL;
+	const char *map_name = NULL;
+	struct map map;
+	int have_map = 0;
 	char *kv[MAX_KV];
 	int nkv = 0, json = 0, rc;
 	double subjects = 500, dr_eta = 20, num;
@@ -364,6 +396,8 @@ int cmd_replay(int argc, char *argv[])
 			return usage();
 		} else if (!strcmp(a, "--trace")) {
 			trace_path = argv[++i];
+		} else if (!strcmp(a, "--map")) {
+			map_name = argv[++i];
 		} else if (!strcmp(a, "--predictor")) {
 			name = argv[++i];
 		} else if (!strcmp(a, "--experiment")) {
@@ -422,6 +456,24 @@ int cmd_replay(int argc, char *argv[])
 		return 2;
 	if (load_trace(trace_path, &t))
 		return 1;
+	if (load_map(map_name ? map_name : t.map, &map, &have_map)) {
+		trace_free(&t);
+		return 1;
+	}
+	if (have_map) {
+		o.world = &map;
+		o.los = geom_los_view;
+	} else if (p == &predict_dhsm &&
+		   predict_params_get(&par, "los_gate", &num) == 0 &&
+		   num != 2) {
+		fprintf(stderr,
+			"replay: dhsm's los_gate needs the trace's map: "
+			"--map NAME (trace map '%s' not found), or "
+			"--param los_gate=off\n",
+			t.map);
+		trace_free(&t);
+		return 2;
+	}
 	rc = replay_set_build(&t, &o, &set);
 	trace_free(&t);
 	if (rc) {
@@ -440,5 +492,7 @@ int cmd_replay(int argc, char *argv[])
 	else
 		rc = run_replay(&set, &o, &par, trace_path, json);
 	replay_set_free(&set);
+	if (have_map)
+		map_free(&map);
 	return rc;
 }

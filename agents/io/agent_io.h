@@ -96,13 +96,17 @@ const char *agent_opts_usage(void);
  * $RECKON_MAP_DIR, ./scenarios/maps, next to the program). 0 or -errno
  * with the reason in err. */
 /* The truth of a run: agent_trace_load, plus the training session of
- * --trend-train / --trend-trace when given, into role_truth_build_trained.
- * 0 or -errno with the reason in err. */
+ * --trend-train / --trend-trace when given, into role_truth_build_trained,
+ * with the map of --map or of the trace's "# map=" for line of sight
+ * (needed by dhsm's gate). 0 or -errno with the reason in err. */
 int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
 		     char *err, size_t errlen);
 
 int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 		     size_t errlen);
+/* Open map name (a path, or a name looked up like agent_trace_load's);
+ * the path tried last goes into path. NULL if not found. */
+FILE *agent_map_open(const char *name, char *path, size_t plen);
 
 /* Check o's entities against tr and expand --player-index/--players into
  * the entity list. 0; -ENOENT (an --entities id has no path) or -ERANGE

@@ -23,7 +23,8 @@
 	"host,role,rep,seed,condition,topology,lane,predictor,params,entity,"  \
 	"sent,sent_init,datagrams,bytes_sent,received,bytes_received,applied," \
 	"stale,rejected,unmatched,frames,frames_blind,err_mean,err_p50,"       \
-	"err_p95,err_max,over_s,update_bytes,send_errors,duration_s\n"
+	"err_p95,err_max,over_s,update_bytes,send_errors,duration_s,"          \
+	"stale_model\n"
 
 static int open_tmp(const struct shell_opts *o, const char *what, char *path,
 		    size_t plen, char *tmp, size_t tlen, FILE **f)
@@ -83,7 +84,7 @@ int metrics_write(const struct metrics_table *t)
 			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			",%.6f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
-			",%.6f\n",
+			",%.6f,%" PRIu64 "\n",
 			o->host, t->role, o->rep, o->seed, o->condition,
 			o->topology, m->lane, par->p->name, params, m->entity,
 			m->sent, m->sent_init, m->datagrams, m->bytes_sent,
@@ -91,7 +92,7 @@ int metrics_write(const struct metrics_table *t)
 			m->rejected, m->unmatched, m->frames, m->frames_blind,
 			m->err_mean, m->err_p50, m->err_p95, m->err_max,
 			m->over_s, m->update_bytes, m->send_errors,
-			t->duration_s);
+			t->duration_s, m->stale_model);
 	}
 	return close_rename(f, tmp, path);
 }

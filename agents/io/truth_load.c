@@ -36,7 +36,7 @@ static int say(char *err, size_t len, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static FILE *find_map(const char *name, char *path, size_t plen)
+FILE *agent_map_open(const char *name, char *path, size_t plen)
 {
 	char exe[PATH_MAX];
 	const char *rel[] = {"/../scenarios/maps", "/../../scenarios/maps",
@@ -81,7 +81,7 @@ static int generate(const struct shell_opts *o, struct trace *out, char *err,
 	FILE *f;
 	int rc;
 
-	f = find_map(o->map, path, sizeof(path));
+	f = agent_map_open(o->map, path, sizeof(path));
 	if (!f)
 		return say(err, errlen, -ENOENT,
 			   "map '%s' not found (looked in $RECKON_MAP_DIR, "
@@ -139,6 +139,54 @@ int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 	return 0;
 }
 
+/* 1 if a lane needs the map's line of sight (dhsm with its gate on). */
+static int needs_los(const struct shell_opts *o)
+{
+	double gate;
+
+	for (size_t i = 0; i < o->n_lanes; i++)
+		if (o->lanes[i].p == &predict_dhsm &&
+		    predict_params_get(&o->lanes[i], "los_gate", &gate) == 0 &&
+		    gate != 2)
+			return 1;
+	return 0;
+}
+
+/* The map of the run (--map, else the trace's "# map=") for the
+ * predictors' line of sight; missing is an error only for a lane that
+ * needs it. */
+static int truth_map(const struct shell_opts *o, const char *trace_map,
+		     struct role_truth *tr, char *err, size_t errlen)
+{
+	const char *name = o->map ? o->map : trace_map;
+	char path[PATH_MAX + 64], why[256] = "";
+	struct map *m;
+	FILE *f =
+		name && *name ? agent_map_open(name, path, sizeof(path)) : NULL;
+	int rc;
+
+	if (!f) {
+		if (!needs_los(o))
+			return 0;
+		role_truth_free(tr);
+		return say(err, errlen, -ENOENT,
+			   "dhsm's los_gate needs the map '%s' (--map, or the "
+			   "trace's # map=), not found; or set los_gate=off",
+			   name ? name : "");
+	}
+	m = malloc(sizeof(*m));
+	rc = m ? map_read(f, m, why, sizeof(why)) : -ENOMEM;
+	fclose(f);
+	if (rc) {
+		free(m);
+		role_truth_free(tr);
+		return say(err, errlen, rc, "%s: %s", path,
+			   rc == -EINVAL ? why : strerror(-rc));
+	}
+	role_truth_set_map(tr, m);
+	return 0;
+}
+
 /* The training session for --trend-train: another game on the same map,
  * seeded from the run's seed with a fixed salt ("trend"), so every agent
  * of a run (and the simulator) trains on the same play. */
@@ -177,13 +225,15 @@ int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
 	}
 	rc = role_truth_build_trained(&t, have_train ? &train : NULL, NULL,
 				      out);
+	if (!rc)
+		rc = truth_map(o, t.map, out, err, errlen);
+	else
+		rc = say(err, errlen, rc, "the trace has no usable paths: %s",
+			 strerror(-rc));
 	trace_free(&t);
 	if (have_train)
 		trace_free(&train);
-	if (rc)
-		return say(err, errlen, rc, "the trace has no usable paths: %s",
-			   strerror(-rc));
-	return 0;
+	return rc;
 }
 
 int agent_truth_bind(struct shell_opts *o, const struct role_truth *tr,

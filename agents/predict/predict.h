@@ -88,6 +88,7 @@ struct predict_ctx {
 	const struct predict_item *items;
 	size_t n_items;
 	const double *goal; /* HSM/DHSM dynamic goal position, or NULL */
+	const double *goal_vel; /* its velocity, u/s, or NULL (still) */
 };
 
 void predict_ctx_init(struct predict_ctx *ctx);
@@ -168,6 +169,9 @@ struct predictor {
 			   const struct predict_state *truth,
 			   struct predict_update *out);
 	int (*receiver_init)(void *priv, const struct predict_params *par);
+	/* 0 applied; 1 applied, and the update shows that the model the
+	 * receiver ran until now was stale (counted as stale_model);
+	 * -errno refused. */
 	int (*receiver_update)(void *priv, const struct predict_ctx *ctx,
 			       const struct predict_update *u, int64_t now_ns);
 	int (*receiver_display)(void *priv, const struct predict_ctx *ctx,
@@ -189,6 +193,10 @@ struct predict_receiver_stats {
 	uint64_t applied;  /* updates taken */
 	uint64_t stale;	   /* older than the newest applied: dropped */
 	uint64_t rejected; /* malformed (non-finite, bad drm, other entity) */
+	/* applied, but the update shows the receiver had been running a
+	 * model the sender had already left: it missed an update that
+	 * switched the model (dhsm's switch counter; docs/predictors.md) */
+	uint64_t stale_model;
 };
 
 int predict_sender_new(const struct predict_params *par,
@@ -219,5 +227,6 @@ void predict_receiver_free(struct predict_receiver *r);
 /* Predictors in the registry (their own files). */
 extern const struct predictor predict_dis;
 extern const struct predictor predict_led;
+extern const struct predictor predict_dhsm;
 
 #endif

@@ -16,6 +16,7 @@
 static const struct predictor *const registry[] = {
 	&predict_dis,
 	&predict_led,
+	&predict_dhsm,
 };
 
 #define N_REGISTRY (sizeof(registry) / sizeof(registry[0]))
@@ -177,10 +178,12 @@ int predict_receiver_update(struct predict_receiver *r,
 		return -ESTALE;
 	}
 	err = r->p->receiver_update(r->priv, ctx, u, now_ns);
-	if (err) {
+	if (err < 0) {
 		r->st.rejected++;
 		return err;
 	}
+	if (err > 0)
+		r->st.stale_model++;
 	r->started = 1;
 	r->entity = u->entity;
 	r->newest_t = u->t_ns;

@@ -42,6 +42,75 @@ static int sample_ok(const struct trace_sample *s)
 	       isfinite(s->yaw);
 }
 
+static int cmp_time_idx(const void *a, const void *b, void *arg)
+{
+	const struct trace_sample *buf = arg;
+	const struct trace_sample *x = &buf[*(const size_t *)a];
+	const struct trace_sample *y = &buf[*(const size_t *)b];
+
+	if (x->t_ns != y->t_ns)
+		return x->t_ns < y->t_ns ? -1 : 1;
+	return x->entity < y->entity ? -1 : x->entity > y->entity;
+}
+
+static int is_foe(const struct trace_sample *a, const struct trace_sample *b)
+{
+	return a->entity != b->entity && (a->team == 0 || a->team != b->team);
+}
+
+/* Goals of the samples idx[0..n) of one tick: nearest foe of each. */
+static void goals_of_tick(const struct trace_sample *buf, const size_t *idx,
+			  size_t n, uint32_t *goal)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct trace_sample *a = &buf[idx[i]];
+		double best = INFINITY;
+
+		goal[idx[i]] = REPLAY_NO_GOAL;
+		for (size_t j = 0; j < n; j++) {
+			const struct trace_sample *b = &buf[idx[j]];
+			double d = hypot(hypot(b->x - a->x, b->y - a->y),
+					 b->z - a->z);
+
+			if (is_foe(a, b) && d < best) {
+				best = d;
+				goal[idx[i]] = (uint32_t)idx[j];
+			}
+		}
+	}
+}
+
+static int goals_build(const struct trace_sample *buf, size_t m, uint32_t *goal)
+{
+	size_t *idx = malloc((m ? m : 1) * sizeof(*idx));
+
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < m; i++)
+		idx[i] = i;
+	qsort_r(idx, m, sizeof(*idx), cmp_time_idx, (void *)buf);
+	for (size_t a = 0, b; a < m; a = b) {
+		for (b = a + 1; b < m && buf[idx[b]].t_ns == buf[idx[a]].t_ns;)
+			b++;
+		goals_of_tick(buf, idx + a, b - a, goal);
+	}
+	free(idx);
+	return 0;
+}
+
+int replay_path_goal(const struct replay_path *p, size_t k, double pos[3],
+		     double vel[3])
+{
+	const struct trace_sample *g;
+
+	if (!p->goal || k >= p->n || p->goal[k] == REPLAY_NO_GOAL)
+		return 0;
+	g = &p->base[p->goal[k]];
+	v3_set(pos, g->x, g->y, g->z);
+	v3_set(vel, g->vx, g->vy, g->vz);
+	return 1;
+}
+
 int replay_set_build(const struct trace *t, const struct replay_opts *o,
 		     struct replay_set *out)
 {
@@ -50,11 +119,14 @@ int replay_set_build(const struct trace *t, const struct replay_opts *o,
 
 	if (!t || !o || !out || t->tick_ns <= 0 || o->jump <= 0)
 		return -EINVAL;
+	if (t->n >= REPLAY_NO_GOAL) /* goals are 32-bit sample indices */
+		return -E2BIG;
 	memset(&set, 0, sizeof(set));
 	set.tick_ns = t->tick_ns;
 	set.buf = malloc((t->n ? t->n : 1) * sizeof(*set.buf));
 	set.path = malloc(cap * sizeof(*set.path));
-	if (!set.buf || !set.path) {
+	set.goal = malloc((t->n ? t->n : 1) * sizeof(*set.goal));
+	if (!set.buf || !set.path || !set.goal) {
 		replay_set_free(&set);
 		return -ENOMEM;
 	}
@@ -69,6 +141,10 @@ int replay_set_build(const struct trace *t, const struct replay_opts *o,
 		set.buf[m++] = t->s[i];
 	}
 	qsort(set.buf, m, sizeof(*set.buf), cmp_entity_time);
+	if (goals_build(set.buf, m, set.goal)) {
+		replay_set_free(&set);
+		return -ENOMEM;
+	}
 	set.lo[0] = set.lo[1] = INFINITY;
 	set.hi[0] = set.hi[1] = -INFINITY;
 	for (size_t i = 0; i < m; i++) {
@@ -113,6 +189,8 @@ int replay_set_build(const struct trace *t, const struct replay_opts *o,
 				.n = end - start,
 				.entity = set.buf[start].entity,
 				.team = set.buf[start].team,
+				.goal = set.goal + start,
+				.base = set.buf,
 			};
 		}
 		start = end;
@@ -126,6 +204,7 @@ void replay_set_free(struct replay_set *set)
 	if (!set)
 		return;
 	free(set->buf);
+	free(set->goal);
 	free(set->path);
 	memset(set, 0, sizeof(*set));
 }
@@ -237,12 +316,14 @@ int replay_run_path(const struct predict_params *par,
 {
 	struct predict_sender *snd = NULL;
 	struct predict_receiver *rcv = NULL;
+	struct predict_ctx sctx;
 	struct replay_result r;
-	double *e = err, sum = 0, sum_xy = 0;
+	double *e = err, sum = 0, sum_xy = 0, gpos[3], gvel[3];
 	int rc, prev = 0;
 
 	if (!par || !ctx || !p || !out || p->n == 0 || tick_ns <= 0)
 		return -EINVAL;
+	sctx = *ctx; /* the sender's, with each tick's goal */
 	if (!e) {
 		e = malloc(p->n * sizeof(*e));
 		if (!e)
@@ -258,7 +339,13 @@ int replay_run_path(const struct predict_params *par,
 		struct predict_display d;
 
 		replay_state_at(p, k, &x);
-		rc = predict_sender_tick(snd, ctx, &x, &u);
+		if (p->goal) {
+			int have = replay_path_goal(p, k, gpos, gvel);
+
+			sctx.goal = have ? gpos : NULL;
+			sctx.goal_vel = have ? gvel : NULL;
+		}
+		rc = predict_sender_tick(snd, &sctx, &x, &u);
 		if (rc < 0)
 			break;
 		int sent = rc == 1 && u.reason != PREDICT_REASON_INIT;
@@ -362,6 +449,8 @@ static int run_subject(struct team_maps *tm, const struct replay_set *set,
 	ctx.map.hi[0] = set->hi[0];
 	ctx.map.hi[1] = set->hi[1];
 	ctx.trend = m;
+	ctx.map.world = o->world;
+	ctx.map.los = o->los;
 	if (o->leave_one_out) {
 		err = replay_trend_path(m, p, -1);
 		if (err)

@@ -24,6 +24,10 @@ struct replay_opts {
 	int trend_nx, trend_ny; /* trend grid (100 x 100) */
 	int team_filter;	/* trend from the subject's team only */
 	int leave_one_out;	/* the subject path never trains its map */
+	/* line of sight on the trace's map for the predictors that ask it
+	 * (dhsm's gate); NULL: none */
+	const void *world;
+	int (*los)(const void *world, const double a[3], const double b[3]);
 };
 
 void replay_opts_init(struct replay_opts *o);
@@ -34,11 +38,26 @@ struct replay_path {
 	size_t n;
 	uint32_t entity;
 	uint8_t team;
+	/* per sample, the index in base of its goal's sample
+	 * (REPLAY_NO_GOAL: none); NULL: no goals */
+	const uint32_t *goal;
+	const struct trace_sample *base;
 };
+
+#define REPLAY_NO_GOAL UINT32_MAX
+
+/* The goal of sample k of a path (ctx.goal and ctx.goal_vel for dhsm):
+ * the position and velocity, in the same tick, of the nearest living
+ * entity of another team (any other entity when the subject's team is
+ * 0). This is paper 004's dynamic goal, the opponent's position
+ * (docs/predictors.md). 1 and pos, vel written; 0 if there is none. */
+int replay_path_goal(const struct replay_path *p, size_t k, double pos[3],
+		     double vel[3]);
 
 /* The paths of a trace, with per-entity copies of the samples. */
 struct replay_set {
 	struct trace_sample *buf;
+	uint32_t *goal; /* per sample of buf, see replay_path_goal */
 	struct replay_path *path;
 	size_t n_paths;
 	int64_t tick_ns;

@@ -121,6 +121,7 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 	struct reckon_espdu pdu;
 	struct predict_update u;
 	struct predict_receiver **r;
+	struct predict_receiver_stats st0, st1;
 	struct role_metrics *m;
 	uint8_t model;
 	size_t path;
@@ -153,6 +154,7 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 		if (err)
 			return err;
 	}
+	predict_receiver_stats(*r, &st0);
 	err = predict_receiver_update(*r, &o->tr->ctx[path], &u, now_ns);
 	if (err == -ESTALE) {
 		m->stale++;
@@ -163,6 +165,8 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 		return -EINVAL;
 	}
 	m->applied++;
+	predict_receiver_stats(*r, &st1);
+	m->stale_model += st1.stale_model - st0.stale_model;
 	return 0;
 }
 

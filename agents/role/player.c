@@ -2,8 +2,9 @@
  * player.c: the player role's state machine (see player.h). Ticks are
  * played in time order; within a tick, paths in entity order and lanes
  * in lane order, so the datagram sequence is a function of the truth and
- * the lanes alone. The true state of a sample is replay_state_at's, so
- * the senders see exactly what the offline replay shows them.
+ * the lanes alone. The true state of a sample is replay_state_at's and
+ * its goal replay_path_goal's, so the senders see exactly what the
+ * offline replay shows them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -197,10 +198,16 @@ static int play_sample(struct role_player *p, size_t i, role_emit_fn emit,
 	size_t path = p->paths[i];
 	const struct replay_path *rp = &p->tr->set.path[path];
 	size_t e = ent_index(p, rp->entity);
+	struct predict_ctx ctx = p->tr->ctx[path];
+	double gpos[3], gvel[3];
 	struct predict_state x;
 	int err;
 
 	replay_state_at(rp, p->k[i], &x);
+	if (replay_path_goal(rp, p->k[i], gpos, gvel)) {
+		ctx.goal = gpos;
+		ctx.goal_vel = gvel;
+	}
 	for (size_t l = 0; l < p->n_lanes; l++) {
 		struct predict_sender **s = &p->snd[i * p->n_lanes + l];
 		struct predict_update u;
@@ -210,7 +217,7 @@ static int play_sample(struct role_player *p, size_t i, role_emit_fn emit,
 			if (err)
 				return err;
 		}
-		err = predict_sender_tick(*s, &p->tr->ctx[path], &x, &u);
+		err = predict_sender_tick(*s, &ctx, &x, &u);
 		if (err < 0)
 			return err;
 		if (err == 1) {

@@ -60,6 +60,8 @@ struct role_metrics {
 	uint64_t frames_blind; /* frames before the path's first update */
 	double err_mean, err_p50, err_p95, err_max; /* game units */
 	double over_s; /* seconds with error > threshold */
+	/* applied updates that showed a missed model switch (dhsm) */
+	uint64_t stale_model;
 };
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "role/role.h"
 #include "role/truth.h"
+#include "world/geom.h"
 
 uint8_t role_model_id(const struct predictor *p)
 {
@@ -167,7 +168,24 @@ void role_truth_free(struct role_truth *tr)
 	free(tr->ctx);
 	free(tr->entities);
 	replay_set_free(&tr->set);
+	if (tr->map) {
+		map_free(tr->map);
+		free(tr->map);
+	}
 	memset(tr, 0, sizeof(*tr));
+}
+
+void role_truth_set_map(struct role_truth *tr, struct map *m)
+{
+	if (tr->map && tr->map != m) {
+		map_free(tr->map);
+		free(tr->map);
+	}
+	tr->map = m;
+	for (size_t i = 0; i < tr->set.n_paths; i++) {
+		tr->ctx[i].map.world = m;
+		tr->ctx[i].map.los = m ? geom_los_view : NULL;
+	}
 }
 
 int64_t role_truth_time(const struct role_truth *tr, size_t path, size_t k)

@@ -5,7 +5,8 @@
  * no teleport, short paths dropped), and every path gets the predictor
  * context replay gives it (map bounds, and its team's velocity trend map
  * without the path itself, for led reckoning), so that a zero-latency,
- * lossless run sends the same updates as `reckon-agent replay`. Times
+ * lossless run sends the same updates as `reckon-agent replay`; with
+ * role_truth_set_map the contexts also answer line of sight. Times
  * here, including the t_ns of the paths' samples (rebased when built),
  * are relative to the trace's first sample, which plays at the run's t0.
  * Pure.
@@ -19,6 +20,7 @@
 #include "predict/predict.h"
 #include "predict/replay.h"
 #include "predict/trend.h"
+#include "world/map.h"
 #include "world/trace.h"
 
 struct role_truth {
@@ -33,6 +35,7 @@ struct role_truth {
 	struct predict_ctx *ctx;     /* one per path, points into trend */
 	uint32_t *entities; /* distinct entities of the paths, sorted */
 	size_t n_entities;
+	struct map *map; /* owned; line of sight of every ctx, or NULL */
 };
 
 /* Build from t with replay options o (NULL: replay_opts_init defaults).
@@ -46,6 +49,9 @@ int role_truth_build_trained(const struct trace *t, const struct trace *train,
 			     const struct replay_opts *o,
 			     struct role_truth *out);
 void role_truth_free(struct role_truth *tr);
+/* Give the truth the trace's map (ownership passes; freed with the
+ * truth): every path's context then answers line of sight (dhsm). */
+void role_truth_set_map(struct role_truth *tr, struct map *m);
 
 /* Relative time of sample k of path i. */
 int64_t role_truth_time(const struct role_truth *tr, size_t path, size_t k);

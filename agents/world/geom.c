@@ -94,6 +94,11 @@ int geom_los(const struct map *m, double ax, double ay, double bx, double by)
 	return walk(m, ax, ay, bx, by, NULL);
 }
 
+int geom_los_view(const void *world, const double a[3], const double b[3])
+{
+	return geom_los(world, a[0], a[1], b[0], b[1]);
+}
+
 int geom_clear(const struct map *m, double ax, double ay, double bx, double by,
 	       double radius)
 {

@@ -16,6 +16,9 @@
  * geom_los(b,a) always: the walk runs from the lexicographically smaller
  * endpoint. */
 int geom_los(const struct map *m, double ax, double ay, double bx, double by);
+/* geom_los in the form of a predictor context's map.los (world is the
+ * struct map; z is ignored: the maps are flat). */
+int geom_los_view(const void *world, const double a[3], const double b[3]);
 
 /* LOS for a body of the given radius: the centre line and the two
  * parallel lines offset by +-radius all clear. */
