@@ -23,6 +23,16 @@ void dr_r2(const double w[3], double dt, double m[3][3]);
 /* psi, theta, phi of a world -> body matrix. */
 void dr_euler(const double m[3][3], double ori[3]);
 
+/* Body-axis acceleration of the *B algorithms: the derivative of the body
+ * velocity V_b = R0 v, A_b = dV_b/dt = R0 a - w x V_b, for world velocity
+ * v, inertial (world) acceleration a and body angular velocity w. With
+ * this A_b the R1/R2 integrals reproduce a steady turn exactly (A_b = 0). */
+void dr_body_acc(const double ori[3], const double w[3], const double vel[3],
+		 const double acc[3], double ab[3]);
+/* The reverse: the inertial acceleration a = R0' (A_b + w x V_b). */
+void dr_world_acc(const double ori[3], const double w[3], const double vel[3],
+		  const double ab[3], double acc[3]);
+
 /* Extrapolate update u by dt seconds with its algorithm u->drm. Writes the
  * world position, the orientation and the world-frame velocity (vel may
  * be NULL). -EINVAL for PREDICT_DRM_OTHER or an unknown algorithm. */

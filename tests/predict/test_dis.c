@@ -708,3 +708,61 @@ Test(dis, heartbeat_exact_tick)
 		cr_expect_eq(at[1], 640, "%s: %zu", names[i], at[1]);
 	}
 }
+
+/*
+ * Issue 13: a steady turn, radius 200 u at 1.5 rad/s (300 u/s), 60 s at
+ * 60 Hz, pos_threshold 2, orientation threshold off. The first-order body
+ * algorithm RPB follows a circle exactly (R1 V_b), so it sends heartbeats
+ * only; RVB and FVB send A_b = dV_b/dt = 0 and must do no worse. Before
+ * the fix they sent the inertial acceleration in body axes and R2 turned
+ * the path a second time: 9.1 updates/s. The first sample has no earlier
+ * one, so its yaw rate and acceleration are 0 (replay_state_at) and every
+ * algorithm extrapolates it along a straight line, which leaves the circle
+ * by v w t^2 / 2 = 225 t^2 > 2 u after 0.094 s: exactly one position
+ * update, at tick 6. Heartbeats: 5 s is 300.000012 ticks of 16666666 ns,
+ * so one every 301 ticks after tick 6; ticks 6..3599 hold 11.
+ */
+Test(dis, steady_turn_heartbeat_only)
+{
+	size_t n = 60 * HZ;
+	struct trace_sample *s = path_new(n);
+	const char *const names[] = {"rpb", "rvb", "fvb"};
+	uint64_t ups[3];
+
+	for (size_t k = 0; k < n; k++) {
+		double t = (double)s[k].t_ns * 1e-9, a = 1.5 * t;
+		double yaw = fmod((a + M_PI / 2) * 180.0 / M_PI, 360.0);
+
+		s[k].x = 2300 + 200 * cos(a);
+		s[k].y = 200 * sin(a);
+		s[k].z = 100;
+		s[k].vx = -300 * sin(a);
+		s[k].vy = 300 * cos(a);
+		s[k].yaw = yaw;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		struct predict_params par;
+		struct replay_result r;
+		char kv[64];
+		const char *p[] = {kv, "pos_threshold=2", "orient_threshold=0",
+				   NULL};
+
+		snprintf(kv, sizeof(kv), "algorithm=%s", names[i]);
+		params(&par, p);
+		run(&par, s, n, NULL, &r);
+		cr_expect_eq(r.by_reason[PREDICT_REASON_POSITION], 1,
+			     "%s: %llu position updates", names[i],
+			     (unsigned long long)
+				     r.by_reason[PREDICT_REASON_POSITION]);
+		cr_expect_eq(r.by_reason[PREDICT_REASON_HEARTBEAT], 11,
+			     "%s: %llu heartbeats", names[i],
+			     (unsigned long long)
+				     r.by_reason[PREDICT_REASON_HEARTBEAT]);
+		ups[i] = r.updates;
+	}
+	cr_expect(ups[1] <= ups[0] && ups[2] <= ups[0],
+		  "rvb %llu, fvb %llu updates > rpb %llu",
+		  (unsigned long long)ups[1], (unsigned long long)ups[2],
+		  (unsigned long long)ups[0]);
+	free(s);
+}
