@@ -73,8 +73,8 @@ int reckon_geo_check(const struct reckon_geo *g)
 	if (!g->on)
 		return 0;
 	if (!(g->lat >= -90 && g->lat <= 90) ||
-	    !(g->lon >= -180 && g->lon <= 180) ||
-	    !(fabs(g->alt) <= 1e7) || !(g->scale > 0 && g->scale <= 1e6))
+	    !(g->lon >= -180 && g->lon <= 180) || !(fabs(g->alt) <= 1e7) ||
+	    !(g->scale > 0 && g->scale <= 1e6))
 		return -EINVAL;
 	return 0;
 }
@@ -106,8 +106,7 @@ int reckon_geo_parse_origin(const char *s, struct reckon_geo *g)
 
 #define E2 (RECKON_WGS84_F * (2.0 - RECKON_WGS84_F)) /* e^2 */
 
-void reckon_geodetic_to_ecef(double lat, double lon, double alt,
-			     double ecef[3])
+void reckon_geodetic_to_ecef(double lat, double lon, double alt, double ecef[3])
 {
 	double sl = sin(lat * PI / 180), cl = cos(lat * PI / 180);
 	double n = RECKON_WGS84_A / sqrt(1.0 - E2 * sl * sl);

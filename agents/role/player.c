@@ -162,9 +162,8 @@ static int send_update(struct role_player *p, size_t e, size_t l,
 	size_t len;
 	int err;
 
-	err = role_update_to_espdu_geo(u, p->model[l],
-				       p->seq[e * p->n_lanes + l], &p->geo,
-				       &pdu);
+	err = role_update_to_espdu_geo(
+		u, p->model[l], p->seq[e * p->n_lanes + l], &p->geo, &pdu);
 	if (err)
 		return err;
 	pdu.exercise = p->exercise;

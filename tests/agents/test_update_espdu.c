@@ -265,8 +265,8 @@ Test(update_espdu, body_axes_by_hand)
  */
 Test(update_espdu, geo_by_hand)
 {
-	struct reckon_geo g = {.on = 1, .lat = 0, .lon = 0, .alt = 0,
-			       .scale = 2};
+	struct reckon_geo g = {
+		.on = 1, .lat = 0, .lon = 0, .alt = 0, .scale = 2};
 	struct predict_update u, v;
 	struct reckon_espdu p;
 	uint8_t m;
@@ -339,7 +339,8 @@ Test(update_espdu, geo_roundtrip_property)
 		cr_assert_eq(role_update_to_espdu_geo(&u, 1, 0, &g, &p), 0);
 		cr_assert_eq(reckon_espdu_encode(&p, buf, sizeof(buf), &len),
 			     0);
-		cr_assert_eq(reckon_espdu_decode(buf, len, &q), RECKON_ESPDU_OK);
+		cr_assert_eq(reckon_espdu_decode(buf, len, &q),
+			     RECKON_ESPDU_OK);
 		cr_assert_eq(role_espdu_to_update_geo(&q, &g, &v, &m), 0);
 		dr_r0(u.ori, ra);
 		dr_r0(v.ori, rb);
@@ -355,7 +356,8 @@ Test(update_espdu, geo_roundtrip_property)
 					  "R0[%d][%d]", i, j);
 		}
 		if (level)
-			cr_assert(fabs(angle_wrap(v.ori[0] - u.ori[0])) < 1e-6 &&
+			cr_assert(fabs(angle_wrap(v.ori[0] - u.ori[0])) <
+						  1e-6 &&
 					  fabs(v.ori[1]) < 1e-6 &&
 					  fabs(v.ori[2]) < 1e-6,
 				  "yaw %.9g vs %.9g", v.ori[0], u.ori[0]);

@@ -616,9 +616,9 @@ Test(dr, rvb_fvb_steady_turn_exact)
 	int algs[] = {PREDICT_DRM_RVB, PREDICT_DRM_FVB};
 
 	for (int i = 0; i < 2; i++) {
-		struct predict_update u = upd(algs[i], r * cos(a0),
-					      r * sin(a0), 50, -r * w * sin(a0),
-					      r * w * cos(a0), 0);
+		struct predict_update u =
+			upd(algs[i], r * cos(a0), r * sin(a0), 50,
+			    -r * w * sin(a0), r * w * cos(a0), 0);
 		double acc[3] = {-r * w * w * cos(a0), -r * w * w * sin(a0), 0};
 		double p[3], o[3], r0[3][3];
 
@@ -635,8 +635,8 @@ Test(dr, rvb_fvb_steady_turn_exact)
 		dr_r0(u.ori, r0);
 		m3_mul_v(u.acc, r0, acc);
 		cr_assert_eq(dr_extrapolate(&u, 1.0, p, o, NULL), 0);
-		cr_expect(hypot(p[0] - r * cos(a0 + w), p[1] - r * sin(a0 + w)) >
-				  100,
+		cr_expect(hypot(p[0] - r * cos(a0 + w),
+				p[1] - r * sin(a0 + w)) > 100,
 			  "old A0 = R0 a should miss the circle");
 	}
 }

@@ -236,15 +236,14 @@ Test(geo, parse_and_check_origin)
 
 	cr_assert_eq(reckon_geo_check(&g), 0); /* off is fine */
 	cr_assert_eq(reckon_geo_parse_origin("52.0116,4.3571,-2.5", &g), 0);
-	cr_assert(g.on && g.lat == 52.0116 && g.lon == 4.3571 &&
-		  g.alt == -2.5);
+	cr_assert(g.on && g.lat == 52.0116 && g.lon == 4.3571 && g.alt == -2.5);
 	cr_assert_eq(reckon_geo_check(&g), -EINVAL); /* scale unset */
 	g.scale = 0.0254;
 	cr_assert_eq(reckon_geo_check(&g), 0);
 	keep = g;
-	const char *bad[] = {"", "1,2", "1,2,3,4", "91,0,0", "0,181,0",
-			     "0,0,1e8", "a,b,c", "1,,3", "1,2,3x", "nan,0,0",
-			     "1, 2,3", NULL};
+	const char *bad[] = {"",	"1,2",	   "1,2,3,4", "91,0,0",
+			     "0,181,0", "0,0,1e8", "a,b,c",   "1,,3",
+			     "1,2,3x",	"nan,0,0", "1, 2,3",  NULL};
 	for (int i = 0; bad[i]; i++) {
 		cr_assert_eq(reckon_geo_parse_origin(bad[i], &g), -EINVAL,
 			     "'%s'", bad[i]);
