@@ -124,6 +124,15 @@ void dr_euler(const double m[3][3], double ori[3])
 	else if (st < -1.0)
 		st = -1.0;
 	ori[1] = asin(st);
+	if (hypot(m[0][0], m[0][1]) < 1e-12) {
+		/* theta = +-90 deg: only psi -+ phi is defined, and the four
+		 * entries read above are 0 up to rounding (their signs would
+		 * pick psi and phi); take phi = 0, when row 1 of R0 is
+		 * (-sin psi, cos psi, 0) */
+		ori[0] = atan2(-m[1][0], m[1][1]);
+		ori[2] = 0;
+		return;
+	}
 	ori[0] = atan2(m[0][1], m[0][0]);
 	ori[2] = atan2(m[1][2], m[2][2]);
 }

@@ -20,7 +20,8 @@ void dr_r1(const double w[3], double dt, double m[3][3]);
 /* R2(dt) = ((w^2dt^2/2 - c - w dt s + 1)/w^4) ww' + ((c + w dt s - 1)/w^2) I
  *        + ((s - w dt c)/w^3) W, -> dt^2/2 I. */
 void dr_r2(const double w[3], double dt, double m[3][3]);
-/* psi, theta, phi of a world -> body matrix. */
+/* psi, theta, phi of a world -> body matrix; at theta = +-90 deg (gimbal
+ * lock) phi = 0 and psi carries the whole turn about the vertical. */
 void dr_euler(const double m[3][3], double ori[3]);
 
 /* Body-axis acceleration of the *B algorithms: the derivative of the body

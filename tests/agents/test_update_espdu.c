@@ -363,3 +363,45 @@ Test(update_espdu, geo_roundtrip_property)
 				  "yaw %.9g vs %.9g", v.ori[0], u.ori[0]);
 	}
 }
+
+/*
+ * Gimbal lock of the geocentric angles: on the equator an avatar heading
+ * north points its body x along the earth's axis, ECEF +z, so DIS theta
+ * is -90 deg and only psi + phi is defined. Body y (right) is east, ECEF
+ * +y at longitude 0, so with phi = 0 the world -> body matrix has rows
+ * (0, 0, 1), (0, 1, 0), (-1, 0, 0): psi = atan2(-M10, M11) = 0. The
+ * avatar must come back heading north (yaw 90 deg) through the codec.
+ */
+Test(update_espdu, geo_gimbal_lock)
+{
+	struct reckon_geo g = {.on = 1, .scale = 1};
+	double lons[] = {0, 90, -135};
+
+	for (int i = 0; i < 3; i++) {
+		struct predict_update u, v;
+		struct reckon_espdu p, q;
+		uint8_t buf[RECKON_ESPDU_MAX_LEN], m;
+		size_t len;
+
+		g.lon = lons[i];
+		memset(&u, 0, sizeof(u));
+		u.drm = PREDICT_DRM_RPB;
+		u.ori[0] = M_PI / 2;
+		v3_set(u.vel, 0, 10, 0);
+		cr_assert_eq(role_update_to_espdu_geo(&u, 1, 0, &g, &p), 0);
+		cr_assert(fabs(p.ori.theta + M_PI / 2) < 1e-7, "theta %.9g",
+			  p.ori.theta);
+		cr_assert_eq(reckon_espdu_encode(&p, buf, sizeof(buf), &len),
+			     0);
+		cr_assert_eq(reckon_espdu_decode(buf, len, &q),
+			     RECKON_ESPDU_OK);
+		cr_assert_eq(role_espdu_to_update_geo(&q, &g, &v, &m), 0);
+		cr_assert(fabs(v.ori[0] - M_PI / 2) < 1e-6 &&
+				  fabs(v.ori[1]) < 1e-6 &&
+				  fabs(v.ori[2]) < 1e-6,
+			  "lon %g: ori %.9g %.9g %.9g", lons[i], v.ori[0],
+			  v.ori[1], v.ori[2]);
+		cr_assert(fabs(v.vel[1] - 10) < 1e-5, "vel %g %g %g", v.vel[0],
+			  v.vel[1], v.vel[2]);
+	}
+}

@@ -640,3 +640,35 @@ Test(dr, rvb_fvb_steady_turn_exact)
 			  "old A0 = R0 a should miss the circle");
 	}
 }
+
+/*
+ * Gimbal lock: at theta = -90 deg with phi = 0, R0 has rows (0, 0, 1),
+ * (-sin psi, cos psi, 0), (-cos psi, -sin psi, 0) (from the R0 formula
+ * with c theta = 0, s theta = -1). The entries that normally give psi and
+ * phi are all zero, and their signs (+0 or -0, as rounding leaves them)
+ * must not choose the answer: dr_euler returns (psi, -90 deg, 0), and
+ * R0 of the result is the matrix again. At +90 deg the rows are
+ * (0, 0, -1), (-sin psi, cos psi, 0), (cos psi, sin psi, 0).
+ */
+Test(dr, euler_gimbal_lock)
+{
+	double zs[] = {0.0, -0.0};
+
+	for (int z = 0; z < 2; z++)
+		for (double psi = -3; psi <= 3; psi += 0.75)
+			for (int up = 0; up < 2; up++) {
+				double sg = up ? 1 : -1, o[3], b[3][3];
+				double m[3][3] = {
+					{zs[z], zs[1 - z], -sg},
+					{-sin(psi), cos(psi), zs[z]},
+					{sg * cos(psi), sg * sin(psi), zs[z]},
+				};
+
+				dr_euler(m, o);
+				expect_v3(o, psi, sg * M_PI / 2, 0, EPS);
+				dr_r0(o, b);
+				for (int i = 0; i < 3; i++)
+					expect_v3(b[i], m[i][0], m[i][1],
+						  m[i][2], EPS);
+			}
+}
