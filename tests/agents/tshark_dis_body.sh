@@ -103,6 +103,19 @@ INI
 	}' "$tmp/fields" >"$tmp/pdus"
 	[ "$(wc -l <"$tmp/pdus")" -ge 20 ] ||
 		fail "$(wc -l <"$tmp/pdus") PDUs captured, want >= 20 (6 s at 4/s)"
+	# The observer, decoding with the same option, applies every PDU and
+	# follows the circle: RVB is exact on it, so its error stays below
+	# the 2 u threshold plus what the entity moves while an update is
+	# under way, 300 u/s x (5 ms link delay + one 15.6 ms frame) = 6.2 u:
+	# 8.2 u. A wrong decode would be off by the earth's radius.
+	local m=$rundir/metrics-obs.csv
+	[ -s "$m" ] || fail "no $m"
+	awk -F, -v a="$(col "$m" applied)" -v e="$(col "$m" err_max)" \
+		-v n="$(wc -l <"$tmp/pdus")" '
+		NR > 1 { rows++; if ($a != n || !($e < 8.2)) bad = 1
+			 print "observer applied " $a " of " n ", err_max " $e }
+		END { exit bad || rows != 1 }' "$m" >"$tmp/obs" ||
+		fail "observer: $(cat "$tmp/obs")"
 }
 
 # Fields of $tmp/pdus: send_ns, velocity 2-4, location 5-7, psi theta
