@@ -766,3 +766,62 @@ Test(dis, steady_turn_heartbeat_only)
 		  (unsigned long long)ups[0]);
 	free(s);
 }
+
+/*
+ * The same circle fed to the sender as exact states, the inertial
+ * acceleration -r w^2 (cos, sin) and the yaw rate included from the first
+ * tick on: RPB, RVB and FVB send the initial state and heartbeats only
+ * (11 in 60 s at 60 Hz, as above but counted from tick 0: ticks 301,
+ * 602, ..., 3311), no position update. The old RVB (A0 = R0 a) left the
+ * circle by 2 u within 0.1 s of every update.
+ */
+Test(dis, steady_turn_exact_states_heartbeats_only)
+{
+	const char *const names[] = {"rpb", "rvb", "fvb"};
+	uint64_t sent[3];
+
+	for (size_t i = 0; i < 3; i++) {
+		struct predict_params par;
+		struct predict_sender *snd;
+		struct predict_ctx ctx;
+		uint64_t by[PREDICT_REASON_COUNT] = {0};
+		char kv[64];
+		const char *p[] = {kv, "pos_threshold=2", "orient_threshold=0",
+				   NULL};
+
+		snprintf(kv, sizeof(kv), "algorithm=%s", names[i]);
+		params(&par, p);
+		predict_ctx_init(&ctx);
+		cr_assert_eq(predict_sender_new(&par, &snd), 0);
+		for (int64_t k = 0; k < 60 * HZ; k++) {
+			struct predict_state x;
+			struct predict_update u;
+			double t = (double)(k * TICK_NS) * 1e-9, a = 1.5 * t;
+			int rc;
+
+			memset(&x, 0, sizeof(x));
+			x.t_ns = k * TICK_NS;
+			x.entity = 7;
+			v3_set(x.pos, 200 * cos(a), 200 * sin(a), 0);
+			v3_set(x.vel, -300 * sin(a), 300 * cos(a), 0);
+			v3_set(x.acc, -450 * cos(a), -450 * sin(a), 0);
+			x.ori[0] = angle_wrap(a + M_PI / 2);
+			x.angvel[2] = 1.5;
+			rc = predict_sender_tick(snd, &ctx, &x, &u);
+			cr_assert(rc >= 0);
+			if (rc == 1)
+				by[u.reason]++;
+		}
+		predict_sender_free(snd);
+		cr_expect_eq(by[PREDICT_REASON_INIT], 1);
+		cr_expect_eq(by[PREDICT_REASON_POSITION], 0, "%s: %llu",
+			     names[i],
+			     (unsigned long long)by[PREDICT_REASON_POSITION]);
+		cr_expect_eq(by[PREDICT_REASON_HEARTBEAT], 11, "%s: %llu",
+			     names[i],
+			     (unsigned long long)by[PREDICT_REASON_HEARTBEAT]);
+		sent[i] = by[PREDICT_REASON_POSITION] +
+			  by[PREDICT_REASON_HEARTBEAT];
+	}
+	cr_expect(sent[1] <= sent[0] && sent[2] <= sent[0]);
+}
