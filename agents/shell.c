@@ -320,6 +320,7 @@ static int make_machine(struct shell *sh)
 			.entities = o->n_entities || o->players ? o->entities
 								: NULL,
 			.n_entities = o->n_entities,
+			.geo = &o->geo,
 		};
 
 		return role_player_new(&c, &sh->pl);
@@ -330,6 +331,7 @@ static int make_machine(struct shell *sh)
 			.lanes = o->lanes,
 			.n_lanes = o->n_lanes,
 			.threshold = o->threshold,
+			.geo = &o->geo,
 		};
 
 		return role_observer_new(&c, &sh->ob);

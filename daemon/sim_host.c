@@ -133,6 +133,7 @@ int sim_host_start(struct sim_host *h, const struct role_truth *tr,
 			.entities = o->n_entities || o->players ? o->entities
 								: NULL,
 			.n_entities = o->n_entities,
+			.geo = &o->geo,
 		};
 
 		rc = role_player_new(&c, &h->pl);
@@ -144,6 +145,7 @@ int sim_host_start(struct sim_host *h, const struct role_truth *tr,
 			.lanes = o->lanes,
 			.n_lanes = o->n_lanes,
 			.threshold = o->threshold,
+			.geo = &o->geo,
 		};
 
 		rc = role_observer_new(&c, &h->ob);

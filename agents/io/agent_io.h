@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "predict/predict.h"
+#include "proto/game_coords.h"
 #include "role/role.h"
 #include "role/truth.h"
 #include "world/trace.h"
@@ -59,6 +60,8 @@ struct shell_opts {
 	/* observer */
 	double threshold;
 	double linger_s;
+	/* placement of the map on the earth (--geo-origin, --geo-scale) */
+	struct reckon_geo geo;
 	/* relay: seconds after t0 to stop (0: when signalled) */
 	double stop_s;
 	/* run context */

@@ -34,6 +34,10 @@ static const char usage_text[] =
 	"p2p|client-server\n"
 	"player:  --entities ID,ID,... | --player-index I --players N\n"
 	"observer: --threshold U (20) --linger S (1)\n"
+	"wire:    --geo-origin LAT,LON,ALT --geo-scale M (metres per unit): "
+	"ECEF\n"
+	"         locations (docs/wire-format.md); player and observers "
+	"alike\n"
 	"relay:   --stop-after S (seconds after t0; default: until "
 	"signalled)\n"
 	"run:     --run-dir DIR --host NAME --start-ns NS|+MS --seed S "
@@ -271,6 +275,8 @@ enum {
 	O_COND,
 	O_TRAIN,
 	O_TRAIN_TRACE,
+	O_GEO_ORIGIN,
+	O_GEO_SCALE,
 };
 
 static const struct option opts[] = {
@@ -298,6 +304,8 @@ static const struct option opts[] = {
 	{"condition", required_argument, NULL, O_COND},
 	{"trend-train", required_argument, NULL, O_TRAIN},
 	{"trend-trace", required_argument, NULL, O_TRAIN_TRACE},
+	{"geo-origin", required_argument, NULL, O_GEO_ORIGIN},
+	{"geo-scale", required_argument, NULL, O_GEO_SCALE},
 	{NULL, 0, NULL, 0},
 };
 
@@ -426,6 +434,14 @@ static int parse_one(struct parse_state *ps, int c, const char *arg)
 	case O_COND:
 		o->condition = arg;
 		return 0;
+	case O_GEO_ORIGIN:
+		if (reckon_geo_parse_origin(arg, &o->geo))
+			return bad(ps, "--geo-origin (LAT,LON,ALT)", arg);
+		return 0;
+	case O_GEO_SCALE:
+		if (parse_double(arg, 1e-9, 1e6, &o->geo.scale))
+			return bad(ps, "--geo-scale (metres per unit)", arg);
+		return 0;
 	}
 	return say(ps->err, ps->errlen, "unknown option");
 }
@@ -450,6 +466,9 @@ static int check(struct parse_state *ps)
 	if (!csv_safe(o->condition))
 		return bad(ps, "--condition (no commas, quotes or controls)",
 			   o->condition);
+	if (o->geo.on != (o->geo.scale > 0) || reckon_geo_check(&o->geo))
+		return say(ps->err, ps->errlen,
+			   "give --geo-origin and --geo-scale together");
 	if (o->n_lanes == 0) {
 		predict_params_init(&o->lanes[0], predict_find("dis"));
 		o->lane_spec[o->n_lanes++] = "dis";

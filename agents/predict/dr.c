@@ -9,6 +9,9 @@
  *   P = P0 + R0' R1 V0                  FPB, RPB (V0 = R0 V_world)
  *   P = P0 + R0' (R1 V0 + R2 A0)        RVB, FVB
  *   R_wb(dt) = DR(dt) R0                R* orientation
+ * A0 of RVB/FVB is the derivative of the body-axis velocity, dV_b/dt =
+ * R0 a - w x V_b, not the inertial acceleration seen in body axes: R1 V0
+ * already bends the path, so a steady turn has A0 = 0 (dr_body_acc).
  * The coefficients of DR, R1 and R2 lose all precision for small w dt
  * (and public code got the w = 0 case wrong: R1 = R2 = I, §1.5), so below
  * x = w dt = 1e-2 they are evaluated from their Taylor series, whose
@@ -121,8 +124,41 @@ void dr_euler(const double m[3][3], double ori[3])
 	else if (st < -1.0)
 		st = -1.0;
 	ori[1] = asin(st);
+	if (hypot(m[0][0], m[0][1]) < 1e-12) {
+		/* theta = +-90 deg: only psi -+ phi is defined, and the four
+		 * entries read above are 0 up to rounding (their signs would
+		 * pick psi and phi); take phi = 0, when row 1 of R0 is
+		 * (-sin psi, cos psi, 0) */
+		ori[0] = atan2(-m[1][0], m[1][1]);
+		ori[2] = 0;
+		return;
+	}
 	ori[0] = atan2(m[0][1], m[0][0]);
 	ori[2] = atan2(m[1][2], m[2][2]);
+}
+
+void dr_body_acc(const double ori[3], const double w[3], const double vel[3],
+		 const double acc[3], double ab[3])
+{
+	double r0[3][3], vb[3], wxv[3], a[3];
+
+	dr_r0(ori, r0);
+	m3_mul_v(vb, r0, vel);
+	m3_mul_v(a, r0, acc);
+	v3_cross(wxv, w, vb);
+	v3_sub(ab, a, wxv);
+}
+
+void dr_world_acc(const double ori[3], const double w[3], const double vel[3],
+		  const double ab[3], double acc[3])
+{
+	double r0[3][3], vb[3], a[3];
+
+	dr_r0(ori, r0);
+	m3_mul_v(vb, r0, vel);
+	v3_cross(a, w, vb);
+	v3_axpy(a, a, 1.0, ab);
+	m3_tmul_v(acc, r0, a);
 }
 
 int dr_is_body(int a)
@@ -168,7 +204,8 @@ int dr_extrapolate(const struct predict_update *u, double dt, double pos[3],
 	} else {
 		double vb[3];
 
-		/* the ESPDU velocity is world frame; *B integrate it in body */
+		/* the update's velocity is world frame; *B integrate it in
+		 * body axes */
 		dr_r0(u->ori, r0);
 		m3_mul_v(vb, r0, u->vel);
 		dr_r1(u->angvel, dt, m);

@@ -20,8 +20,19 @@ void dr_r1(const double w[3], double dt, double m[3][3]);
 /* R2(dt) = ((w^2dt^2/2 - c - w dt s + 1)/w^4) ww' + ((c + w dt s - 1)/w^2) I
  *        + ((s - w dt c)/w^3) W, -> dt^2/2 I. */
 void dr_r2(const double w[3], double dt, double m[3][3]);
-/* psi, theta, phi of a world -> body matrix. */
+/* psi, theta, phi of a world -> body matrix; at theta = +-90 deg (gimbal
+ * lock) phi = 0 and psi carries the whole turn about the vertical. */
 void dr_euler(const double m[3][3], double ori[3]);
+
+/* Body-axis acceleration of the *B algorithms: the derivative of the body
+ * velocity V_b = R0 v, A_b = dV_b/dt = R0 a - w x V_b, for world velocity
+ * v, inertial (world) acceleration a and body angular velocity w. With
+ * this A_b the R1/R2 integrals reproduce a steady turn exactly (A_b = 0). */
+void dr_body_acc(const double ori[3], const double w[3], const double vel[3],
+		 const double acc[3], double ab[3]);
+/* The reverse: the inertial acceleration a = R0' (A_b + w x V_b). */
+void dr_world_acc(const double ori[3], const double w[3], const double vel[3],
+		  const double ab[3], double acc[3]);
 
 /* Extrapolate update u by dt seconds with its algorithm u->drm. Writes the
  * world position, the orientation and the world-frame velocity (vel may

@@ -48,8 +48,8 @@ struct predict_update {
 	uint8_t reason;	  /* enum predict_reason */
 	uint8_t blob_len; /* bytes of blob in use, <= PREDICT_BLOB_MAX */
 	double pos[3];	  /* world position */
-	double vel[3];	  /* linear velocity, world frame (as in the ESPDU) */
-	double acc[3];	  /* linear acceleration: world for *W, body for *B */
+	double vel[3];	  /* linear velocity, world frame (game axes) */
+	double acc[3];	  /* world acceleration for *W; dV_b/dt for *B */
 	double ori[3]; /* Euler angles psi (yaw), theta (pitch), phi (roll) */
 	double angvel[3]; /* body angular velocity wx, wy, wz */
 	uint8_t blob[PREDICT_BLOB_MAX];

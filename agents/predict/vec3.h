@@ -60,6 +60,15 @@ static inline int v3_finite(const double a[3])
 	return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]);
 }
 
+/* o = a x b (o may alias a or b) */
+static inline void v3_cross(double o[3], const double a[3], const double b[3])
+{
+	double r[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+		       a[0] * b[1] - a[1] * b[0]};
+
+	v3_copy(o, r);
+}
+
 /* o = M a */
 static inline void m3_mul_v(double o[3], const double m[3][3],
 			    const double a[3])

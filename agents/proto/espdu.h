@@ -101,16 +101,17 @@ struct reckon_espdu {
 	struct reckon_entity_id id;
 	uint8_t force;
 	struct reckon_entity_type type, alt_type;
-	struct reckon_vec3 pos;	 /* f64, game units (see wire-format.md) */
-	struct reckon_vec3 vel;	 /* f32, units/s, world frame */
+	/* frames and units: docs/wire-format.md, role/update_espdu.h */
+	struct reckon_vec3 pos;	 /* f64, game units or ECEF metres */
+	struct reckon_vec3 vel;	 /* f32, world (*W) or DIS body axes (*B) */
 	struct reckon_euler ori; /* f32, radians */
 	uint32_t appearance;
 	uint32_t capabilities;
 	/* dead reckoning parameters */
 	uint8_t dr_alg; /* enum reckon_drm, 1..9 */
 	struct reckon_dr_other dr_other;
-	struct reckon_vec3 acc;			    /* f32, units/s^2 */
-	struct reckon_vec3 angvel;		    /* f32, rad/s, body frame */
+	struct reckon_vec3 acc;			    /* f32, as vel, per s */
+	struct reckon_vec3 angvel;		    /* f32, rad/s, DIS body */
 	char marking[RECKON_ESPDU_MARKING_MAX + 1]; /* printable ASCII, NUL */
 	/* predictor data: model 0 means none (and blob_len must be 0) */
 	uint8_t model;

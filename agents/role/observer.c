@@ -28,6 +28,7 @@ struct role_observer {
 	uint8_t model[ROLE_MAX_LANES];
 	size_t n_lanes;
 	double threshold;
+	struct reckon_geo geo;
 	void (*on_frame)(void *arg, const struct role_frame *f);
 	void *frame_arg;
 	struct predict_receiver **rcv; /* n_paths x n_lanes */
@@ -61,7 +62,7 @@ int role_observer_new(const struct role_observer_cfg *c,
 
 	if (!c || !out || !c->truth || !c->lanes || c->n_lanes < 1 ||
 	    c->n_lanes > ROLE_MAX_LANES || !(c->threshold >= 0) ||
-	    !isfinite(c->threshold))
+	    !isfinite(c->threshold) || (c->geo && reckon_geo_check(c->geo)))
 		return -EINVAL;
 	o = calloc(1, sizeof(*o));
 	if (!o)
@@ -69,6 +70,8 @@ int role_observer_new(const struct role_observer_cfg *c,
 	o->tr = c->truth;
 	o->n_lanes = c->n_lanes;
 	o->threshold = c->threshold;
+	if (c->geo)
+		o->geo = *c->geo;
 	o->on_frame = c->on_frame;
 	o->frame_arg = c->frame_arg;
 	for (size_t l = 0; l < c->n_lanes; l++) {
@@ -136,7 +139,8 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 	if (reckon_espdu_decode_counted(buf, len, &pdu, &o->verdicts[lane]) !=
 	    RECKON_ESPDU_OK)
 		return -EBADMSG;
-	if (role_espdu_to_update(&pdu, &u, &model) || model != o->model[lane] ||
+	if (role_espdu_to_update_geo(&pdu, &o->geo, &u, &model) ||
+	    model != o->model[lane] ||
 	    (e = role_truth_entity_index(o->tr, u.entity)) < 0) {
 		o->foreign[lane]++;
 		return -EPROTO;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "proto/espdu.h"
+#include "proto/game_coords.h"
 #include "role/role.h"
 #include "role/truth.h"
 
@@ -36,6 +37,8 @@ struct role_observer_cfg {
 	const struct predict_params *lanes;
 	size_t n_lanes;	  /* 1..ROLE_MAX_LANES */
 	double threshold; /* error over this counts toward over_s, u */
+	/* the players' placement on the earth (update_espdu.h); NULL: none */
+	const struct reckon_geo *geo;
 	/* optional: called for every error sample, in frame order */
 	void (*on_frame)(void *arg, const struct role_frame *f);
 	void *frame_arg;

@@ -21,6 +21,7 @@ struct role_player {
 	size_t n_lanes;
 	uint16_t n_dest;
 	uint8_t exercise;
+	struct reckon_geo geo;
 	size_t *paths; /* indices of played paths, ascending */
 	size_t n_paths;
 	size_t *k;		     /* next sample of each played path */
@@ -76,7 +77,8 @@ int role_player_new(const struct role_player_cfg *c, struct role_player **out)
 	struct role_player *p;
 
 	if (!c || !out || !c->truth || !c->lanes || c->n_lanes < 1 ||
-	    c->n_lanes > ROLE_MAX_LANES || c->n_dest < 1)
+	    c->n_lanes > ROLE_MAX_LANES || c->n_dest < 1 ||
+	    (c->geo && reckon_geo_check(c->geo)))
 		return -EINVAL;
 	tr = c->truth;
 	for (size_t i = 0; c->entities && i < c->n_entities; i++)
@@ -92,6 +94,8 @@ int role_player_new(const struct role_player_cfg *c, struct role_player **out)
 	p->n_lanes = c->n_lanes;
 	p->n_dest = c->n_dest;
 	p->exercise = c->exercise ? c->exercise : 1;
+	if (c->geo)
+		p->geo = *c->geo;
 	for (size_t l = 0; l < c->n_lanes; l++) {
 		p->lanes[l] = c->lanes[l];
 		p->model[l] = role_model_id(c->lanes[l].p);
@@ -159,8 +163,8 @@ static int send_update(struct role_player *p, size_t e, size_t l,
 	size_t len;
 	int err;
 
-	err = role_update_to_espdu(u, p->model[l], p->seq[e * p->n_lanes + l],
-				   &pdu);
+	err = role_update_to_espdu_geo(
+		u, p->model[l], p->seq[e * p->n_lanes + l], &p->geo, &pdu);
 	if (err)
 		return err;
 	pdu.exercise = p->exercise;

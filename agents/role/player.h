@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proto/game_coords.h"
 #include "role/role.h"
 #include "role/truth.h"
 
@@ -24,6 +25,8 @@ struct role_player_cfg {
 	const uint32_t *entities; /* entities this player plays; NULL: all */
 	size_t n_entities;
 	uint8_t exercise; /* DIS exercise id, 0 means 1 */
+	/* placement on the earth for the wire (update_espdu.h); NULL: none */
+	const struct reckon_geo *geo;
 };
 
 struct role_player;

@@ -708,3 +708,120 @@ Test(dis, heartbeat_exact_tick)
 		cr_expect_eq(at[1], 640, "%s: %zu", names[i], at[1]);
 	}
 }
+
+/*
+ * Issue 13: a steady turn, radius 200 u at 1.5 rad/s (300 u/s), 60 s at
+ * 60 Hz, pos_threshold 2, orientation threshold off. The first-order body
+ * algorithm RPB follows a circle exactly (R1 V_b), so it sends heartbeats
+ * only; RVB and FVB send A_b = dV_b/dt = 0 and must do no worse. Before
+ * the fix they sent the inertial acceleration in body axes and R2 turned
+ * the path a second time: 9.1 updates/s. The first sample has no earlier
+ * one, so its yaw rate and acceleration are 0 (replay_state_at) and every
+ * algorithm extrapolates it along a straight line, which leaves the circle
+ * by v w t^2 / 2 = 225 t^2 > 2 u after 0.094 s: exactly one position
+ * update, at tick 6. Heartbeats: 5 s is 300.000012 ticks of 16666666 ns,
+ * so one every 301 ticks after tick 6; ticks 6..3599 hold 11.
+ */
+Test(dis, steady_turn_heartbeat_only)
+{
+	size_t n = 60 * HZ;
+	struct trace_sample *s = path_new(n);
+	const char *const names[] = {"rpb", "rvb", "fvb"};
+	uint64_t ups[3];
+
+	for (size_t k = 0; k < n; k++) {
+		double t = (double)s[k].t_ns * 1e-9, a = 1.5 * t;
+		double yaw = fmod((a + M_PI / 2) * 180.0 / M_PI, 360.0);
+
+		s[k].x = 2300 + 200 * cos(a);
+		s[k].y = 200 * sin(a);
+		s[k].z = 100;
+		s[k].vx = -300 * sin(a);
+		s[k].vy = 300 * cos(a);
+		s[k].yaw = yaw;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		struct predict_params par;
+		struct replay_result r;
+		char kv[64];
+		const char *p[] = {kv, "pos_threshold=2", "orient_threshold=0",
+				   NULL};
+
+		snprintf(kv, sizeof(kv), "algorithm=%s", names[i]);
+		params(&par, p);
+		run(&par, s, n, NULL, &r);
+		cr_expect_eq(r.by_reason[PREDICT_REASON_POSITION], 1,
+			     "%s: %llu position updates", names[i],
+			     (unsigned long long)
+				     r.by_reason[PREDICT_REASON_POSITION]);
+		cr_expect_eq(r.by_reason[PREDICT_REASON_HEARTBEAT], 11,
+			     "%s: %llu heartbeats", names[i],
+			     (unsigned long long)
+				     r.by_reason[PREDICT_REASON_HEARTBEAT]);
+		ups[i] = r.updates;
+	}
+	cr_expect(ups[1] <= ups[0] && ups[2] <= ups[0],
+		  "rvb %llu, fvb %llu updates > rpb %llu",
+		  (unsigned long long)ups[1], (unsigned long long)ups[2],
+		  (unsigned long long)ups[0]);
+	free(s);
+}
+
+/*
+ * The same circle fed to the sender as exact states, the inertial
+ * acceleration -r w^2 (cos, sin) and the yaw rate included from the first
+ * tick on: RPB, RVB and FVB send the initial state and heartbeats only
+ * (11 in 60 s at 60 Hz, as above but counted from tick 0: ticks 301,
+ * 602, ..., 3311), no position update. The old RVB (A0 = R0 a) left the
+ * circle by 2 u within 0.1 s of every update.
+ */
+Test(dis, steady_turn_exact_states_heartbeats_only)
+{
+	const char *const names[] = {"rpb", "rvb", "fvb"};
+	uint64_t sent[3];
+
+	for (size_t i = 0; i < 3; i++) {
+		struct predict_params par;
+		struct predict_sender *snd;
+		struct predict_ctx ctx;
+		uint64_t by[PREDICT_REASON_COUNT] = {0};
+		char kv[64];
+		const char *p[] = {kv, "pos_threshold=2", "orient_threshold=0",
+				   NULL};
+
+		snprintf(kv, sizeof(kv), "algorithm=%s", names[i]);
+		params(&par, p);
+		predict_ctx_init(&ctx);
+		cr_assert_eq(predict_sender_new(&par, &snd), 0);
+		for (int64_t k = 0; k < 60 * HZ; k++) {
+			struct predict_state x;
+			struct predict_update u;
+			double t = (double)(k * TICK_NS) * 1e-9, a = 1.5 * t;
+			int rc;
+
+			memset(&x, 0, sizeof(x));
+			x.t_ns = k * TICK_NS;
+			x.entity = 7;
+			v3_set(x.pos, 200 * cos(a), 200 * sin(a), 0);
+			v3_set(x.vel, -300 * sin(a), 300 * cos(a), 0);
+			v3_set(x.acc, -450 * cos(a), -450 * sin(a), 0);
+			x.ori[0] = angle_wrap(a + M_PI / 2);
+			x.angvel[2] = 1.5;
+			rc = predict_sender_tick(snd, &ctx, &x, &u);
+			cr_assert(rc >= 0);
+			if (rc == 1)
+				by[u.reason]++;
+		}
+		predict_sender_free(snd);
+		cr_expect_eq(by[PREDICT_REASON_INIT], 1);
+		cr_expect_eq(by[PREDICT_REASON_POSITION], 0, "%s: %llu",
+			     names[i],
+			     (unsigned long long)by[PREDICT_REASON_POSITION]);
+		cr_expect_eq(by[PREDICT_REASON_HEARTBEAT], 11, "%s: %llu",
+			     names[i],
+			     (unsigned long long)by[PREDICT_REASON_HEARTBEAT]);
+		sent[i] = by[PREDICT_REASON_POSITION] +
+			  by[PREDICT_REASON_HEARTBEAT];
+	}
+	cr_expect(sent[1] <= sent[0] && sent[2] <= sent[0]);
+}

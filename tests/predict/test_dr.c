@@ -576,3 +576,99 @@ Test(dr, rejects_other_and_unknown)
 	cr_expect_eq(dr_extrapolate(&u, 1, p, o, NULL), -EINVAL);
 	cr_expect_eq(p[0], 7); /* not written on error */
 }
+
+/*
+ * Body acceleration of RVB/FVB (issue 13). Heading psi = 90 deg, speed 3
+ * along world +y, yaw rate w = 2 rad/s, speeding up by 1 u/s^2: the
+ * inertial acceleration is 1 along the track plus the centripetal
+ * v w = 6 toward the centre, which is on the left, world -x:
+ *   a = (-6, 1, 0).
+ * R0(psi = 90) = [[0,1,0],[-1,0,0],[0,0,1]], so V_b = R0 v = (3, 0, 0),
+ * R0 a = (1, 6, 0), w x V_b = (0,0,2) x (3,0,0) = (0, 6, 0), and
+ *   A_b = R0 a - w x V_b = (1, 0, 0):
+ * only the along-track part is left; the turn is R1's job. The reverse
+ * gives a back. The old code sent R0 a = (1, 6, 0) and turned twice.
+ */
+Test(dr, body_acc_known_answer)
+{
+	double ori[3] = {M_PI / 2, 0, 0}, w[3] = {0, 0, 2};
+	double v[3] = {0, 3, 0}, a[3] = {-6, 1, 0}, ab[3], back[3];
+
+	dr_body_acc(ori, w, v, a, ab);
+	expect_v3(ab, 1, 0, 0, EPS);
+	dr_world_acc(ori, w, v, ab, back);
+	expect_v3(back, -6, 1, 0, EPS);
+}
+
+/*
+ * A steady turn is exact with RVB and FVB: circle of radius r = 200 about
+ * the origin at w = 1.5 rad/s (speed r w = 300), starting at angle 0.4 rad
+ * heading psi = 0.4 + pi/2 (counter-clockwise). The inertial acceleration
+ * is -r w^2 (cos, sin); A_b from dr_body_acc is 0, and after dt the
+ * position must be r (cos(0.4 + w dt), sin(0.4 + w dt)) for every dt, to
+ * rounding (positions ~200: 1e-9). With A0 = R0 a (the old code) RVB is
+ * off by about |A| dt^2 / 2 = 225 u at dt = 1 s; checked to keep the
+ * double-counted turn from coming back.
+ */
+Test(dr, rvb_fvb_steady_turn_exact)
+{
+	double r = 200, w = 1.5, a0 = 0.4;
+	int algs[] = {PREDICT_DRM_RVB, PREDICT_DRM_FVB};
+
+	for (int i = 0; i < 2; i++) {
+		struct predict_update u =
+			upd(algs[i], r * cos(a0), r * sin(a0), 50,
+			    -r * w * sin(a0), r * w * cos(a0), 0);
+		double acc[3] = {-r * w * w * cos(a0), -r * w * w * sin(a0), 0};
+		double p[3], o[3], r0[3][3];
+
+		u.ori[0] = a0 + M_PI / 2;
+		u.angvel[2] = w;
+		dr_body_acc(u.ori, u.angvel, u.vel, acc, u.acc);
+		expect_v3(u.acc, 0, 0, 0, 1e-12);
+		for (double dt = 0.25; dt <= 5.0; dt += 0.25) {
+			cr_assert_eq(dr_extrapolate(&u, dt, p, o, NULL), 0);
+			expect_v3(p, r * cos(a0 + w * dt), r * sin(a0 + w * dt),
+				  50, 1e-9);
+		}
+		/* the double-counted turn */
+		dr_r0(u.ori, r0);
+		m3_mul_v(u.acc, r0, acc);
+		cr_assert_eq(dr_extrapolate(&u, 1.0, p, o, NULL), 0);
+		cr_expect(hypot(p[0] - r * cos(a0 + w),
+				p[1] - r * sin(a0 + w)) > 100,
+			  "old A0 = R0 a should miss the circle");
+	}
+}
+
+/*
+ * Gimbal lock: at theta = -90 deg with phi = 0, R0 has rows (0, 0, 1),
+ * (-sin psi, cos psi, 0), (-cos psi, -sin psi, 0) (from the R0 formula
+ * with c theta = 0, s theta = -1). The entries that normally give psi and
+ * phi are all zero, and their signs (+0 or -0, as rounding leaves them)
+ * must not choose the answer: dr_euler returns (psi, -90 deg, 0), and
+ * R0 of the result is the matrix again. At +90 deg the rows are
+ * (0, 0, -1), (-sin psi, cos psi, 0), (cos psi, sin psi, 0).
+ */
+Test(dr, euler_gimbal_lock)
+{
+	double zs[] = {0.0, -0.0};
+
+	for (int z = 0; z < 2; z++)
+		for (double psi = -3; psi <= 3; psi += 0.75)
+			for (int up = 0; up < 2; up++) {
+				double sg = up ? 1 : -1, o[3], b[3][3];
+				double m[3][3] = {
+					{zs[z], zs[1 - z], -sg},
+					{-sin(psi), cos(psi), zs[z]},
+					{sg * cos(psi), sg * sin(psi), zs[z]},
+				};
+
+				dr_euler(m, o);
+				expect_v3(o, psi, sg * M_PI / 2, 0, EPS);
+				dr_r0(o, b);
+				for (int i = 0; i < 3; i++)
+					expect_v3(b[i], m[i][0], m[i][1],
+						  m[i][2], EPS);
+			}
+}
