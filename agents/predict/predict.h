@@ -31,6 +31,7 @@ struct predict_state {
 	double acc[3];
 	double ori[3];	  /* psi, theta, phi (radians) */
 	double angvel[3]; /* rad/s, body frame */
+	int16_t health, armor, ammo; /* game state (EKB strength), 0 unknown */
 };
 
 /* What a receiver shows for the remote entity at a time. */
@@ -219,5 +220,7 @@ void predict_receiver_free(struct predict_receiver *r);
 /* Predictors in the registry (their own files). */
 extern const struct predictor predict_dis;
 extern const struct predictor predict_led;
+extern const struct predictor predict_ekb;
+extern const struct predictor predict_is;
 
 #endif

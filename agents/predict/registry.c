@@ -16,6 +16,7 @@
 static const struct predictor *const registry[] = {
 	&predict_dis,
 	&predict_led,
+	&predict_ekb, &predict_is,
 };
 
 #define N_REGISTRY (sizeof(registry) / sizeof(registry[0]))
