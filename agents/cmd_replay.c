@@ -6,22 +6,31 @@
  * `--experiment led` repeats Steele's experiment (paper 000 §VI): DR at a
  * fixed threshold against led reckoning on seeded random subject paths,
  * with Welch's t and Cohen's d. `--list` prints the predictors and their
- * parameter tables (the source of docs/predictors.md). Only I/O is here.
+ * parameter tables (the source of docs/predictors.md). `--lag MS[,MS..]`
+ * replays every entity at once at each fixed lag (replay_lag.c): paper
+ * 003's AEE, median and hits with the full state sent every tick, and
+ * ours (the predictor's own sender: error every frame, updates/s,
+ * bytes/s). Only I/O is here.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "io/agent_io.h"
 #include "predict/predict.h"
 #include "predict/replay.h"
 #include "predict/stats.h"
+#include "proto/espdu.h"
+#include "world/map.h"
 #include "world/trace.h"
 #include "json_out.h"
 
 #define MAX_KV 64
+#define MAX_LAGS 32
 
 static int usage(void)
 {
@@ -31,6 +40,9 @@ static int usage(void)
 		"       reckon-agent replay --trace FILE --experiment led "
 		"[--subjects N] [--seed S] [--dr-eta U] [--param k=v ...] "
 		"[--json]\n"
+		"       reckon-agent replay --trace FILE --predictor NAME "
+		"--lag MS[,MS...] [--stride N] [--hit U] [--map NAME] "
+		"[--param k=v ...] [--json]\n"
 		"       reckon-agent replay --list\n"
 		"path options: --jump U (100) --min-duration S (5) --grid N "
 		"(100) --all-teams --no-leave-one-out\n");
@@ -320,6 +332,150 @@ static int run_experiment(const struct replay_set *set,
 	return 0;
 }
 
+
+struct lag_args {
+	int64_t lag_ns[MAX_LAGS];
+	int n;
+	size_t stride;
+	double hit;
+	const struct map *world;
+};
+
+static void print_lag(int json, int first, const struct replay_lag_result *a,
+		      const struct replay_lag_result *b)
+{
+	double hp = a->n ? 100.0 * (double)a->hits / (double)a->n : 0;
+
+	if (json) {
+		printf("%s\n    {\"lag_ms\": %.0f, \"paper\": {\"predictions\": "
+		       "%" PRIu64 ", \"skipped\": %" PRIu64 ", \"aee\": %.4f, "
+		       "\"median\": %.4f, \"p95\": %.4f, \"hits\": %" PRIu64
+		       ", \"hit_pct\": %.3f}, \"ours\": {\"frames\": %" PRIu64
+		       ", \"err_mean\": %.4f, \"err_median\": %.4f, "
+		       "\"err_p95\": %.4f, \"updates\": %" PRIu64
+		       ", \"updates_per_s\": %.4f, \"bytes_per_s\": %.2f}}",
+		       first ? "" : ",", (double)a->lag_ns * 1e-6, a->n,
+		       a->skipped, a->aee, a->median, a->p95, a->hits, hp, b->n,
+		       b->aee, b->median, b->p95, b->updates, b->updates_per_s,
+		       b->bytes_per_s);
+		return;
+	}
+	printf("%6.0f %9" PRIu64 " %9.2f %9.2f %7.2f | %9" PRIu64
+	       " %9.2f %9.2f %9.3f %10.1f\n",
+	       (double)a->lag_ns * 1e-6, a->n, a->aee, a->median, hp, b->n,
+	       b->aee, b->p95, b->updates_per_s, b->bytes_per_s);
+}
+
+static int run_lag(const struct replay_set *set, const struct lag_args *la,
+		   const struct predict_params *par, const char *trace,
+		   int json)
+{
+	struct replay_lag_opts o;
+	char pstr[1024];
+	double hsum = 0;
+
+	predict_params_format(par, pstr, sizeof(pstr));
+	if (json) {
+		printf("{\n  \"trace\": ");
+		json_fputs_str(stdout, trace);
+		printf(",\n  \"predictor\": \"%s\",\n  \"params\": \"%s\",\n"
+		       "  \"hit_threshold\": %g,\n  \"stride\": %zu,\n"
+		       "  \"lags\": [",
+		       par->p->name, pstr, la->hit, la->stride);
+	} else {
+		printf("# %s on %s, fixed lag, all entities together (%zu "
+		       "paths)\n# %s\n# paper: full state every tick, "
+		       "prediction from LKPT = t - lag, every %zu. tick; "
+		       "hit <= %g u\n# ours: the predictor's sender, updates "
+		       "delayed by the lag, error every frame\n"
+		       "%6s %9s %9s %9s %7s | %9s %9s %9s %9s %10s\n",
+		       par->p->name, trace, set->n_paths, pstr, la->stride,
+		       la->hit, "lag_ms", "n_pred", "aee", "median", "hits%",
+		       "frames", "err_mean", "err_p95", "upd/s", "bytes/s");
+	}
+	for (int i = 0; i < la->n; i++) {
+		struct replay_lag_result a, b;
+		int err;
+
+		replay_lag_opts_init(&o);
+		o.lag_ns = la->lag_ns[i];
+		o.hit_threshold = la->hit;
+		o.stride = la->stride;
+		o.world = la->world;
+		o.update_bytes = RECKON_ESPDU_MIN_LEN;
+		err = replay_lag_run(set, &o, par, &a);
+		if (!err) {
+			o.every_tick = 0;
+			o.stride = 1;
+			err = replay_lag_run(set, &o, par, &b);
+		}
+		if (err) {
+			fprintf(stderr, "replay: %s at lag %.0f ms: %s\n",
+				par->p->name, (double)o.lag_ns * 1e-6,
+				strerror(-err));
+			return 1;
+		}
+		hsum += a.n ? 100.0 * (double)a.hits / (double)a.n : 0;
+		print_lag(json, i == 0, &a, &b);
+	}
+	if (json)
+		printf("\n  ],\n  \"total_hit_pct\": %.3f\n}\n", hsum / la->n);
+	else
+		printf("# total hit%% (mean over lags, paper 003 Fig. 8): "
+		       "%.2f\n",
+		       hsum / la->n);
+	return 0;
+}
+
+static int parse_lags(const char *s, struct lag_args *la)
+{
+	char buf[512], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double ms;
+
+		errno = 0;
+		ms = strtod(t, &end);
+		if (errno || end == t || *end || !(ms >= 0 && ms <= 600000) ||
+		    la->n == MAX_LAGS)
+			return -1;
+		la->lag_ns[la->n++] = (int64_t)llround(ms * 1e6);
+	}
+	return la->n ? 0 : -1;
+}
+
+static int parse_num(const char *s, double lo, double hi, double *out);
+
+/* The map of the trace (or --map) for OAEKB; NULL with a note if none. */
+static int load_world(const char *name, const struct predict_params *par,
+		      struct map *m, const struct map **out)
+{
+	char err[512] = "";
+	double avoid = 0;
+
+	*out = NULL;
+	predict_params_get(par, "avoid", &avoid);
+	if (!name || !name[0]) {
+		if (avoid) {
+			fprintf(stderr, "replay: avoid=1 needs the map: the "
+					"trace names none, give --map NAME\n");
+			return -1;
+		}
+		return 0;
+	}
+	if (agent_map_load(name, m, err, sizeof(err))) {
+		if (!avoid)
+			return 0;
+		fprintf(stderr, "replay: avoid=1: %s\n", err);
+		return -1;
+	}
+	*out = m;
+	return 0;
+}
+
 static int parse_num(const char *s, double lo, double hi, double *out)
 {
 	char *end;
@@ -336,6 +492,10 @@ static int parse_num(const char *s, double lo, double hi, double *out)
 int cmd_replay(int argc, char *argv[])
 {
 	const char *trace_path = NULL, *name = NULL, *experiment = NULL;
+	const char *map_name = NULL;
+	struct lag_args la = {.stride = 1, .hit = 32};
+	struct map world;
+	char map_buf[64];
 	char *kv[MAX_KV];
 	int nkv = 0, json = 0, rc;
 	double subjects = 500, dr_eta = 20, num;
@@ -362,6 +522,22 @@ int cmd_replay(int argc, char *argv[])
 		} else if (!v) {
 			fprintf(stderr, "replay: %s needs a value\n", a);
 			return usage();
+		} else if (!strcmp(a, "--lag")) {
+			if (parse_lags(argv[++i], &la)) {
+				fprintf(stderr, "replay: --lag wants MS[,MS...] "
+						"(0..600000, at most %d)\n",
+					MAX_LAGS);
+				return usage();
+			}
+		} else if (!strcmp(a, "--stride")) {
+			if (parse_num(argv[++i], 1, 1e6, &num))
+				return usage();
+			la.stride = (size_t)num;
+		} else if (!strcmp(a, "--hit")) {
+			if (parse_num(argv[++i], 0, 1e9, &la.hit))
+				return usage();
+		} else if (!strcmp(a, "--map")) {
+			map_name = argv[++i];
 		} else if (!strcmp(a, "--trace")) {
 			trace_path = argv[++i];
 		} else if (!strcmp(a, "--predictor")) {
@@ -422,6 +598,7 @@ int cmd_replay(int argc, char *argv[])
 		return 2;
 	if (load_trace(trace_path, &t))
 		return 1;
+	snprintf(map_buf, sizeof(map_buf), "%s", map_name ? map_name : t.map);
 	rc = replay_set_build(&t, &o, &set);
 	trace_free(&t);
 	if (rc) {
@@ -433,6 +610,26 @@ int cmd_replay(int argc, char *argv[])
 			trace_path, o.min_duration);
 		replay_set_free(&set);
 		return 1;
+	}
+	if (!strcmp(p->name, "ekb") && replay_set_teams(&set) == 0)
+		fprintf(stderr,
+			"replay: ekb: %s has no teams (deathmatch): EKB has "
+			"no teammates or enemies and falls back to first-order "
+			"dead reckoning (TDM) for every entity\n",
+			trace_path);
+	if (la.n) {
+		const struct map *wm = NULL;
+
+		if (load_world(map_buf, &par, &world, &wm)) {
+			replay_set_free(&set);
+			return 1;
+		}
+		la.world = wm;
+		rc = run_lag(&set, &la, &par, trace_path, json);
+		if (wm)
+			map_free(&world);
+		replay_set_free(&set);
+		return rc;
 	}
 	if (experiment)
 		rc = run_experiment(&set, &o, &par, dr_eta, (uint64_t)seed,

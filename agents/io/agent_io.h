@@ -104,6 +104,12 @@ int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
 int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 		     size_t errlen);
 
+struct map;
+/* Load a map by name ($RECKON_MAP_DIR, scenarios/maps, next to the
+ * program) or path; the reason goes into err. */
+int agent_map_load(const char *name, struct map *out, char *err,
+		   size_t errlen);
+
 /* Check o's entities against tr and expand --player-index/--players into
  * the entity list. 0; -ENOENT (an --entities id has no path) or -ERANGE
  * (an entity does not fit a DIS entity number) with the reason in err.

@@ -107,4 +107,52 @@ int replay_experiment_run(const struct replay_set *set,
 			  size_t subjects, struct replay_experiment *out);
 void replay_experiment_free(struct replay_experiment *e);
 
+/* ---- fixed-lag replay (replay_lag.c): paper 003's evaluation and ours ----
+ *
+ * Every entity of the set plays at once; what an entity's sender sends
+ * reaches every receiver (and every sender's context) lag_ns later, and
+ * each receiver's ctx.peers holds the other entities' last *received*
+ * states, never the truth. Two modes:
+ *  - every_tick (the paper's AEE and hits, paper 003 §4.5, eq. 19): each
+ *    entity sends its full state (position, velocity, health, ammo) every
+ *    tick, so at tick tau the receiver predicts from LKPT = tau - lag;
+ *    predictions whose window [tau - lag, tau] is not inside one life are
+ *    skipped; every stride-th tick is scored;
+ *  - threshold (ours): each entity runs the predictor's own sender; the
+ *    receiver's displayed position is scored every frame from the first
+ *    arrival, and updates and bytes are counted.
+ */
+struct replay_lag_opts {
+	int64_t lag_ns;
+	int every_tick;
+	double hit_threshold; /* u: a hit is an error <= this */
+	size_t stride;	      /* every_tick: score every stride-th tick */
+	size_t update_bytes;  /* on the wire per update (for bytes/s) */
+	const void *world;    /* struct map for OAEKB, or NULL */
+	/* optional: every scored display (entity, time, shown position) */
+	void (*on_display)(void *arg, uint32_t entity, int64_t t_ns,
+			   const double pos[3]);
+	void *arg;
+};
+
+struct replay_lag_result {
+	int64_t lag_ns;
+	uint64_t n, hits, skipped; /* scored predictions / frames */
+	double aee, median, p95, max; /* error over the scored ones */
+	uint64_t updates;	      /* sent, not counting the first state */
+	double duration;	      /* s of entity life played */
+	double updates_per_s, bytes_per_s;
+};
+
+void replay_lag_opts_init(struct replay_lag_opts *o);
+/* Distinct non-zero teams of the set's paths (0: a deathmatch trace,
+ * where EKB has no teammates and falls back to TDM). */
+int replay_set_teams(const struct replay_set *set);
+/* Run par over every path of set with the fixed lag of o. -EINVAL bad
+ * arguments, -ENOMEM, or a predictor's error. Deterministic. */
+int replay_lag_run(const struct replay_set *set,
+		   const struct replay_lag_opts *o,
+		   const struct predict_params *par,
+		   struct replay_lag_result *out);
+
 #endif

@@ -1,0 +1,2 @@
+#include <criterion/criterion.h>
+Test(ekb_replay, placeholder) { cr_assert(1); }
