@@ -83,8 +83,15 @@ struct predict_map_view {
 struct predict_ctx {
 	struct predict_map_view map;
 	const struct predict_trend *trend; /* led: map of the entity's team */
-	const struct predict_peer *peers;  /* others, as received */
+	/* ctx.peers: every other entity's last applied update, as received
+	 * (never its truth), sorted by entity; t_ns is the update's send
+	 * time, pos/vel its fields, health/armor/ammo 0 (not on the wire).
+	 * Valid for the duration of the call. Built by agents/predict/peers.h
+	 * in replay_run_together and in the observer role. */
+	const struct predict_peer *peers;
 	size_t n_peers;
+	/* ctx.items: the map's items as last known (peers.h: presence
+	 * inferred from received positions and static respawn times) */
 	const struct predict_item *items;
 	size_t n_items;
 	const double *goal; /* HSM/DHSM dynamic goal position, or NULL */
