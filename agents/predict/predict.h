@@ -31,6 +31,7 @@ struct predict_state {
 	double acc[3];
 	double ori[3];	  /* psi, theta, phi (radians) */
 	double angvel[3]; /* rad/s, body frame */
+	int16_t health;	  /* the sender's own health (AntReckoning) */
 };
 
 /* What a receiver shows for the remote entity at a time. */
@@ -134,7 +135,7 @@ struct predict_param {
 		.unit = "", .choices = (ch), .doc = (txt)                      \
 	}
 
-#define PREDICT_MAX_PARAMS 24
+#define PREDICT_MAX_PARAMS 32
 
 struct predictor;
 
@@ -179,6 +180,9 @@ struct predictor {
 			       const struct predict_update *u, int64_t now_ns);
 	int (*receiver_display)(void *priv, const struct predict_ctx *ctx,
 				int64_t t_ns, struct predict_display *out);
+	/* optional: release what init allocated in a sender's or a
+	 * receiver's priv (called before priv is freed) */
+	void (*fini)(void *priv);
 };
 
 /* Predictor by name ("dis", "led", ...); NULL if unknown. */
@@ -226,5 +230,6 @@ void predict_receiver_free(struct predict_receiver *r);
 /* Predictors in the registry (their own files). */
 extern const struct predictor predict_dis;
 extern const struct predictor predict_led;
+extern const struct predictor predict_ant, predict_dr2;
 
 #endif
