@@ -20,13 +20,13 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "io/agent_io.h"
 #include "predict/predict.h"
 #include "predict/replay.h"
 #include "predict/stats.h"
 #include "proto/espdu.h"
 #include "world/map.h"
 #include "world/trace.h"
+#include "agent_io.h"
 #include "json_out.h"
 
 #define MAX_KV 64
@@ -43,6 +43,7 @@ static int usage(void)
 		"       reckon-agent replay --trace FILE --predictor NAME "
 		"--lag MS[,MS...] [--stride N] [--hit U] [--map NAME] "
 		"[--param k=v ...] [--json]\n"
+		"--together [--map NAME] [--pickup-r U] ...\n"
 		"       reckon-agent replay --list\n"
 		"path options: --jump U (100) --min-duration S (5) --grid N "
 		"(100) --all-teams --no-leave-one-out\n");
@@ -172,6 +173,7 @@ static void print_row(int json, int first, const char *label, long entity,
 }
 
 static int run_replay(const struct replay_set *set, const struct replay_opts *o,
+		      const struct replay_world *w,
 		      const struct predict_params *par, const char *trace,
 		      int json)
 {
@@ -192,7 +194,8 @@ static int run_replay(const struct replay_set *set, const struct replay_opts *o,
 		fprintf(stderr, "replay: out of memory\n");
 		return 1;
 	}
-	err = replay_run_set(set, o, par, res, errs);
+	err = w ? replay_run_together(set, w, par, res, errs)
+		: replay_run_set(set, o, par, res, errs);
 	if (err) {
 		fprintf(stderr, "replay: %s: %s\n", par->p->name,
 			strerror(-err));
@@ -206,13 +209,14 @@ static int run_replay(const struct replay_set *set, const struct replay_opts *o,
 		json_fputs_str(stdout, trace);
 		printf(",\n  \"predictor\": \"%s\",\n"
 		       "  \"params\": \"%s\",\n  \"latency_ns\": 0,\n"
-		       "  \"entities\": [",
-		       par->p->name, pstr);
+		       "  \"together\": %s,\n  \"entities\": [",
+		       par->p->name, pstr, w ? "true" : "false");
 	} else {
-		printf("# %s on %s, zero latency (%zu paths; %" PRIu64
+		printf("# %s on %s, zero latency%s (%zu paths; %" PRIu64
 		       " short, %" PRIu64 " dead samples dropped)\n# %s\n"
 		       "%-8s %4s %6s %10s %9s %7s %10s %10s %10s\n",
-		       par->p->name, trace, set->n_paths, set->dropped_short,
+		       par->p->name, trace, w ? ", together" : "",
+		       set->n_paths, set->dropped_short,
 		       set->dropped_dead, pstr, "entity", "team", "paths",
 		       "seconds", "upd/s", "b2b%", "err_mean", "err_p95",
 		       "err_max");
@@ -492,10 +496,8 @@ static int parse_num(const char *s, double lo, double hi, double *out)
 int cmd_replay(int argc, char *argv[])
 {
 	const char *trace_path = NULL, *name = NULL, *experiment = NULL;
-	const char *map_name = NULL;
 	struct lag_args la = {.stride = 1, .hit = 32};
-	struct map world;
-	char map_buf[64];
+	struct map lag_map;
 	char *kv[MAX_KV];
 	int nkv = 0, json = 0, rc;
 	double subjects = 500, dr_eta = 20, num;
@@ -505,6 +507,12 @@ int cmd_replay(int argc, char *argv[])
 	const struct predictor *p;
 	struct replay_set set;
 	struct trace t;
+	struct replay_world world;
+	struct predict_item items[MAP_MAX_ITEMS];
+	double respawn[MAP_MAX_ITEMS], pickup_r = 40;
+	const char *map_name = NULL;
+	char map_from[64] = "";
+	int together = 0;
 
 	replay_opts_init(&o);
 	for (int i = 0; i < argc; i++) {
@@ -515,6 +523,8 @@ int cmd_replay(int argc, char *argv[])
 			return list_predictors();
 		if (!strcmp(a, "--json")) {
 			json = 1;
+		} else if (!strcmp(a, "--together")) {
+			together = 1;
 		} else if (!strcmp(a, "--all-teams")) {
 			o.team_filter = 0;
 		} else if (!strcmp(a, "--no-leave-one-out")) {
@@ -536,10 +546,13 @@ int cmd_replay(int argc, char *argv[])
 		} else if (!strcmp(a, "--hit")) {
 			if (parse_num(argv[++i], 0, 1e9, &la.hit))
 				return usage();
-		} else if (!strcmp(a, "--map")) {
-			map_name = argv[++i];
 		} else if (!strcmp(a, "--trace")) {
 			trace_path = argv[++i];
+		} else if (!strcmp(a, "--map")) {
+			map_name = argv[++i];
+		} else if (!strcmp(a, "--pickup-r")) {
+			if (parse_num(argv[++i], 0, 1e9, &pickup_r))
+				return usage();
 		} else if (!strcmp(a, "--predictor")) {
 			name = argv[++i];
 		} else if (!strcmp(a, "--experiment")) {
@@ -598,7 +611,7 @@ int cmd_replay(int argc, char *argv[])
 		return 2;
 	if (load_trace(trace_path, &t))
 		return 1;
-	snprintf(map_buf, sizeof(map_buf), "%s", map_name ? map_name : t.map);
+	snprintf(map_from, sizeof(map_from), "%s", t.map);
 	rc = replay_set_build(&t, &o, &set);
 	trace_free(&t);
 	if (rc) {
@@ -620,22 +633,51 @@ int cmd_replay(int argc, char *argv[])
 	if (la.n) {
 		const struct map *wm = NULL;
 
-		if (load_world(map_buf, &par, &world, &wm)) {
+		if (load_world(map_name ? map_name : map_from, &par, &lag_map,
+			       &wm)) {
 			replay_set_free(&set);
 			return 1;
 		}
 		la.world = wm;
 		rc = run_lag(&set, &la, &par, trace_path, json);
 		if (wm)
-			map_free(&world);
+			map_free(&lag_map);
 		replay_set_free(&set);
 		return rc;
 	}
-	if (experiment)
+	if (experiment) {
 		rc = run_experiment(&set, &o, &par, dr_eta, (uint64_t)seed,
 				    (size_t)subjects, trace_path, json);
-	else
-		rc = run_replay(&set, &o, &par, trace_path, json);
+	} else if (together) {
+		struct map m;
+		int have_map = 0;
+
+		memset(&world, 0, sizeof(world));
+		if (!map_name && map_from[0])
+			map_name = map_from;
+		if (map_name) {
+			char why[512] = "";
+
+			rc = agent_map_load(map_name, &m, why, sizeof(why));
+			if (rc) {
+				fprintf(stderr, "replay: %s\n", why);
+				replay_set_free(&set);
+				return 1;
+			}
+			have_map = 1;
+			agent_map_view(&m, &world.map);
+			world.n_items = agent_map_items(&m, items, respawn,
+							MAP_MAX_ITEMS);
+			world.items = items;
+			world.respawn_s = respawn;
+			world.pickup_r = pickup_r;
+		}
+		rc = run_replay(&set, &o, &world, &par, trace_path, json);
+		if (have_map)
+			map_free(&m);
+	} else {
+		rc = run_replay(&set, &o, NULL, &par, trace_path, json);
+	}
 	replay_set_free(&set);
 	return rc;
 }

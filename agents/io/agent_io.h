@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "predict/predict.h"
 #include "role/role.h"
@@ -104,11 +105,18 @@ int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
 int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 		     size_t errlen);
 
+/* A map by name (or path) from $RECKON_MAP_DIR, ./scenarios/maps or next
+ * to the program: the open file with its path in path, or NULL. */
+FILE *agent_map_open(const char *name, char *path, size_t plen);
 struct map;
-/* Load a map by name ($RECKON_MAP_DIR, scenarios/maps, next to the
- * program) or path; the reason goes into err. */
+/* Load map name; 0 or -errno with the reason in err (map_view.c). */
 int agent_map_load(const char *name, struct map *out, char *err,
 		   size_t errlen);
+/* m's bounds and line of sight as a predictor sees them; v points at m. */
+void agent_map_view(const struct map *m, struct predict_map_view *v);
+/* m's items (all present) and their respawn times; returns the count. */
+size_t agent_map_items(const struct map *m, struct predict_item *items,
+		       double *respawn_s, size_t max);
 
 /* Check o's entities against tr and expand --player-index/--players into
  * the entity list. 0; -ENOENT (an --entities id has no path) or -ERANGE

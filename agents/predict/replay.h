@@ -72,6 +72,7 @@ struct replay_result {
 	double err_mean;       /* mean |x - Q| over ticks, 3-D (A7) */
 	double err_xy_mean;
 	double err_p95, err_max;
+	uint64_t blind; /* together mode: ticks with nothing to show */
 };
 
 /* Run one path at zero latency. err, when not NULL, receives the n
@@ -106,6 +107,52 @@ int replay_experiment_run(const struct replay_set *set,
 			  const struct predict_params *b, uint64_t seed,
 			  size_t subjects, struct replay_experiment *out);
 void replay_experiment_free(struct replay_experiment *e);
+
+/* ---- together: every entity of a trace at once ---- */
+
+/* One displayed sample of the together mode, for per-tick analyses. */
+struct replay_tick {
+	size_t path;
+	uint32_t entity;
+	int64_t t_ns;
+	int64_t since_ns; /* since the send time of the newest update the
+			     path's receiver applied */
+	double shown[3], truth[3];
+};
+
+/* What every client knows besides the updates, and the run's options.
+ * Zero it, then set what applies. */
+struct replay_world {
+	struct predict_map_view map; /* lo == hi: the set's X-Y bounds */
+	const struct predict_item *items; /* the map's items */
+	const double *respawn_s;	  /* their respawn times, s */
+	size_t n_items;
+	double pickup_r; /* pickup inference radius, u (peers.h) */
+	/* updates of mute_entity sent after mute_after_ns are lost */
+	int mute;
+	uint32_t mute_entity;
+	int64_t mute_after_ns;
+	void (*on_tick)(void *arg, const struct replay_tick *k);
+	void *arg;
+};
+
+/*
+ * Every path of set at once, in time order, at zero latency and without
+ * loss (but for mute). Each tick: (1) every path alive at t gets its true
+ * state, its sender seeing ctx.peers/ctx.items as the book held them
+ * before this tick; (2) the updates sent at t enter the book
+ * (predict_peerbook_apply: the newest per entity, as received), in path
+ * order; (3) each goes to its path's receiver, whose ctx now holds the
+ * book after (2); (4) every path's display is sampled. One book serves
+ * every client: at zero latency without loss they all receive the same.
+ * No led trend maps are given. res and errs as replay_run_set; a tick
+ * whose receiver has no update yet (mute) is counted in res.blind and its
+ * error slot is 0.
+ */
+int replay_run_together(const struct replay_set *set,
+			const struct replay_world *w,
+			const struct predict_params *par,
+			struct replay_result *res, double *errs);
 
 /* ---- fixed-lag replay (replay_lag.c): paper 003's evaluation and ours ----
  *
