@@ -11,6 +11,10 @@
  * arrived by its time: role_observer_recv first runs every frame due
  * before the arrival, so a host whose timer is late cannot let an update
  * reach a frame that was due before it arrived.
+ * Each lane keeps a peer book (agents/predict/peers.h) of the updates
+ * it applied: every receiver call of that lane gets, in ctx.peers, the
+ * other entities' last applied update as received, and in ctx.items the
+ * items as last known.
  */
 #ifndef RECKON_ROLE_OBSERVER_H
 #define RECKON_ROLE_OBSERVER_H
@@ -39,6 +43,12 @@ struct role_observer_cfg {
 	/* optional: called for every error sample, in frame order */
 	void (*on_frame)(void *arg, const struct role_frame *f);
 	void *frame_arg;
+	/* optional: the map's items for ctx.items, with their respawn
+	 * times, s, and the radius of the pickup inference (peers.h) */
+	const struct predict_item *items;
+	const double *respawn_s;
+	size_t n_items;
+	double pickup_r;
 };
 
 struct role_observer;
