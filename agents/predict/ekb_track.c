@@ -64,6 +64,10 @@ void ekb_track_update(struct ekb_track *t, const struct predict_update *u)
 	t->have = 1;
 	t->run_valid = 0;
 	ekb_blob_get(u, &health, &ammo);
+	if (u->blob_len < 4) { /* not sent: count as full strength */
+		health = (int)t->c.h_max;
+		ammo = (int)t->c.a_max;
+	}
 	t->own_health = health;
 	t->own_strength = ekb_strength(&t->c, health, ammo);
 	t->hist_head = (t->hist_head + 1) % EKB_HIST;
@@ -111,8 +115,17 @@ static size_t bodies(const struct ekb_track *t, const struct predict_ctx *ctx,
 		b[n].p[1] = q->pos[1];
 		b[n].v[0] = q->vel[0];
 		b[n].v[1] = q->vel[1];
-		b[n].strength = ekb_strength(&t->c, q->health, q->ammo);
-		b[n].health = q->health;
+		/* a living peer with neither health nor ammo known (the
+		 * peer book leaves them 0: not on the wire) counts as full */
+		if (q->health <= 0 && q->ammo <= 0) {
+			b[n].strength = ekb_strength(&t->c, t->c.h_max,
+						     t->c.a_max);
+			b[n].health = t->c.h_max;
+		} else {
+			b[n].strength = ekb_strength(&t->c, q->health,
+						     q->ammo);
+			b[n].health = q->health;
+		}
 		b[n].friend = t->u.team != 0 && q->team == t->u.team;
 		n++;
 	}

@@ -481,3 +481,34 @@ Test(ekb, direction_change_zero_speed_rules)
 	cr_assert_eq(ekb_direction_changed(a, b, M_PI / 6), 0);
 	cr_assert_eq(ekb_direction_changed(a, c, M_PI / 6), 1);
 }
+
+/*
+ * Peers as the peer book gives them (health and ammo 0: not on the wire)
+ * count at full strength, I = 2 each: I_F = 6, I_E = 4, I_own = 2 (from
+ * the update's blob), r = (2 + 3 - 4) / (2 + 3 + 4) = 1/9;
+ * Q_B = C_F + (300/9) unit(C_E - C_F) = (165.09753, 156.55988),
+ * |Q_B| = 227.52624, V_B = (181.40493, 172.02398). With T_battle 600 (in
+ * battle), alpha = 0 (bravery only) and c = 0 (E = 1) the first step's
+ * velocity is V_B.
+ */
+Test(ekb, unknown_peer_strength_counts_as_full)
+{
+	const char *kv[] = {"t_battle=600", "alpha=0", "c=0"};
+	struct predict_receiver *r = receiver("ekb", kv, 3);
+	struct predict_peer q[5];
+	struct predict_ctx ctx;
+	struct predict_update u = update(0, 0, 0, 250, 0, 1);
+	struct predict_display d;
+
+	peers_of_layout(q);
+	for (int i = 0; i < 5; i++)
+		q[i].health = q[i].ammo = 0;
+	predict_ctx_init(&ctx);
+	ctx.peers = q;
+	ctx.n_peers = 5;
+	cr_assert_eq(predict_receiver_update(r, &ctx, &u, 0), 0);
+	cr_assert_eq(predict_receiver_display(r, &ctx, 8000000, &d), 0);
+	cr_assert_float_eq(d.vel[0], 181.40493, 1e-4);
+	cr_assert_float_eq(d.vel[1], 172.02398, 1e-4);
+	predict_receiver_free(r);
+}
