@@ -42,7 +42,7 @@ echo "== field, 10 bots, 300 s, seeds 1..$seeds; lags $lags ms;" \
 	"every ${stride}th tick scored; hit threshold 32 u"
 for s in $(seq 1 "$seeds"); do
 	"$agent" trace gen --map field --bots 10 --duration 300 --seed "$s" \
-		-o "$tmp/f$s.csv" >/dev/null
+		-o "$tmp/f$s.csv" >/dev/null 2>&1
 	for i in "${!names[@]}"; do
 		# shellcheck disable=SC2086
 		"$agent" replay --trace "$tmp/f$s.csv" --predictor ${args[$i]} \
@@ -139,20 +139,30 @@ PY
 
 echo
 echo "== bench: replay of 10 bots x 600 s on field (seed 1), zero latency," \
-	"all entities together (--together), wall time"
+	"all entities together (--together)"
 "$agent" trace gen --map field --bots 10 --duration 600 --seed 1 \
-	-o "$tmp/b.csv" >/dev/null
-t_of() { # t_of ARGS...: seconds of one replay
-	local a b
-	a=$(date +%s.%N)
-	"$agent" replay --trace "$tmp/b.csv" --together "$@" >/dev/null
-	b=$(date +%s.%N)
-	echo "$a $b" | awk '{printf "%.3f", $2 - $1}'
+	-o "$tmp/b.csv" >/dev/null 2>&1
+t_of() { # t_of ARGS...: "WALL USER" s, the least of 3 replays each (the
+	# machine is shared: user CPU time is the steadier figure)
+	local out w u bw=999999 bu=999999
+	for _ in 1 2 3; do
+		out=$({
+			TIMEFORMAT='%3R %3U'
+			time "$agent" replay --trace "$tmp/b.csv" --together \
+				"$@" >/dev/null
+		} 2>&1)
+		read -r w u <<<"$out"
+		bw=$(awk -v a="$w" -v b="$bw" 'BEGIN{print (a < b) ? a : b}')
+		bu=$(awk -v a="$u" -v b="$bu" 'BEGIN{print (a < b) ? a : b}')
+	done
+	echo "$bw $bu"
 }
-base=$(t_of --predictor dis --param algorithm=fpw)
+read -r bw bu <<<"$(t_of --predictor dis --param algorithm=fpw)"
+echo "dis fpw: wall ${bw} s, user ${bu} s"
 for p in "ekb" "ekb --param avoid=1"; do
 	# shellcheck disable=SC2086
-	t=$(t_of --predictor $p)
-	echo "$p: ${t} s, ${base} s for DIS FPW, ratio" \
-		"$(echo "$t $base" | awk '{printf "%.1f", $1 / $2}')"
+	read -r w u <<<"$(t_of --predictor $p)"
+	echo "$p: wall ${w} s (x$(awk -v a="$w" -v b="$bw" \
+		'BEGIN{printf "%.2f", a / b}') DIS FPW), user ${u} s" \
+		"(x$(awk -v a="$u" -v b="$bu" 'BEGIN{printf "%.2f", a / b}'))"
 done
