@@ -630,6 +630,11 @@ int cmd_replay(int argc, char *argv[])
 			"no teammates or enemies and falls back to first-order "
 			"dead reckoning (TDM) for every entity\n",
 			trace_path);
+	if (!strcmp(p->name, "ekb") && !la.n && !together && !experiment)
+		fprintf(stderr,
+			"replay: ekb: each path alone sees no other entity; "
+			"use --together or --lag to give EKB its teammates "
+			"and enemies\n");
 	if (la.n) {
 		const struct map *wm = NULL;
 

@@ -36,19 +36,19 @@ enum ekb_model { EKB_MODEL_EKB, EKB_MODEL_IS };
 
 struct ekb_cfg {
 	int model;
-	double speed;	    /* S, top speed (u/s) */
+	double speed;	     /* S, top speed (u/s) */
 	double roi_w, roi_h; /* screen; ROI half-extents are w/2, h/2 */
-	double t_battle;    /* eq. 4 */
-	double alpha, beta; /* Algorithm 1 */
-	double k, d_run;    /* eq. 13-14: friend scale, D_max */
+	double t_battle;     /* eq. 4 */
+	double alpha, beta;  /* Algorithm 1 */
+	double k, d_run;     /* eq. 13-14: friend scale, D_max */
 	double d_min, d_max; /* eq. 9: align distance band */
 	double h_max, a_max; /* eq. 12: strength normalisers */
-	double c, e_max;    /* eq. 17 */
-	double step;	    /* prediction tick (s) */
-	int avoid;	    /* OAEKB (Algorithm 2) */
-	int hybrid;	    /* Algorithms 3-4 */
+	double c, e_max;     /* eq. 17 */
+	double step;	     /* prediction tick (s) */
+	int avoid;	     /* OAEKB (Algorithm 2) */
+	int hybrid;	     /* Algorithms 3-4 */
 	double t_hyb, theta; /* s, rad */
-	double radius;	    /* body radius for the A* paths */
+	double radius;	     /* body radius for the A* paths */
 	/* IS (reconstruction) */
 	double t_is, r_is, w_enemy, w_friend, w_item;
 	/* sender */
@@ -102,8 +102,7 @@ double ekb_transition_weight(double n, double e);
 
 /* Algorithm 4: 1 if the angle between v0 and v exceeds theta (rad), with
  * the zero-speed rules of EKB_STILL. */
-int ekb_direction_changed(const double v0[2], const double v[2],
-			  double theta);
+int ekb_direction_changed(const double v0[2], const double v[2], double theta);
 
 /* IS reconstruction: the unit direction of the summed interest force at
  * p, or 0 (and *out untouched) when there is no force. */
@@ -121,9 +120,11 @@ struct ekb_hist {
 
 struct ekb_path {
 	int valid;
-	double goal[2];	 /* destination the path was computed for */
-	double from[2];	 /* where it was computed from */
-	struct { double x, y; } pt[EKB_PATH_MAX];
+	double goal[2]; /* destination the path was computed for */
+	double from[2]; /* where it was computed from */
+	struct {
+		double x, y;
+	} pt[EKB_PATH_MAX];
 	int n, idx;
 };
 
@@ -164,8 +165,8 @@ int ekb_sender_tick(void *priv, const struct predict_ctx *ctx,
 int ekb_receiver_init_cfg(void *priv, const struct ekb_cfg *c);
 int ekb_receiver_update(void *priv, const struct predict_ctx *ctx,
 			const struct predict_update *u, int64_t now);
-int ekb_receiver_display(void *priv, const struct predict_ctx *ctx,
-			 int64_t t, struct predict_display *out);
+int ekb_receiver_display(void *priv, const struct predict_ctx *ctx, int64_t t,
+			 struct predict_display *out);
 
 struct ekb_sender {
 	struct ekb_track tr;

@@ -160,8 +160,7 @@ double ekb_transition_weight(double n, double e)
 	return n < e ? n / e : 1.0;
 }
 
-int ekb_direction_changed(const double v0[2], const double v[2],
-			  double theta)
+int ekb_direction_changed(const double v0[2], const double v[2], double theta)
 {
 	double a = hypot(v0[0], v0[1]), b = hypot(v[0], v[1]), cs;
 
@@ -194,7 +193,7 @@ int is_direction(const struct ekb_cfg *c, const double p[2], double own_health,
 	double f[2] = {0, 0}, m;
 
 	for (size_t i = 0; i < n; i++) {
-		double sw = b[i].friend ? c->w_friend
+		double sw = b[i].friend			? c->w_friend
 			    : own_health >= b[i].health ? c->w_enemy
 							: -c->w_enemy;
 

@@ -118,12 +118,11 @@ static size_t bodies(const struct ekb_track *t, const struct predict_ctx *ctx,
 		/* a living peer with neither health nor ammo known (the
 		 * peer book leaves them 0: not on the wire) counts as full */
 		if (q->health <= 0 && q->ammo <= 0) {
-			b[n].strength = ekb_strength(&t->c, t->c.h_max,
-						     t->c.a_max);
+			b[n].strength =
+				ekb_strength(&t->c, t->c.h_max, t->c.a_max);
 			b[n].health = t->c.h_max;
 		} else {
-			b[n].strength = ekb_strength(&t->c, q->health,
-						     q->ammo);
+			b[n].strength = ekb_strength(&t->c, q->health, q->ammo);
 			b[n].health = q->health;
 		}
 		b[n].friend = t->u.team != 0 && q->team == t->u.team;
@@ -173,12 +172,12 @@ static void avoid_dir(struct ekb_track *t, const struct predict_ctx *ctx,
 		ekb_toward(t->c.speed, p, goal, v);
 		return;
 	}
-	if (!ph->valid || hypot(goal[0] - ph->goal[0],
-				goal[1] - ph->goal[1]) > m->cell)
+	if (!ph->valid ||
+	    hypot(goal[0] - ph->goal[0], goal[1] - ph->goal[1]) > m->cell)
 		path_search(t, m, ph, p, goal);
-	while (ph->idx < ph->n - 1 && hypot(p[0] - ph->pt[ph->idx].x,
-					    p[1] - ph->pt[ph->idx].y) <
-					      0.5 * m->cell)
+	while (ph->idx < ph->n - 1 &&
+	       hypot(p[0] - ph->pt[ph->idx].x, p[1] - ph->pt[ph->idx].y) <
+		       0.5 * m->cell)
 		ph->idx++;
 	if (ph->n == 0) {
 		ekb_toward(t->c.speed, p, goal, v);
@@ -408,8 +407,8 @@ int ekb_receiver_update(void *priv, const struct predict_ctx *ctx,
 	return 0;
 }
 
-int ekb_receiver_display(void *priv, const struct predict_ctx *ctx,
-			 int64_t t, struct predict_display *out)
+int ekb_receiver_display(void *priv, const struct predict_ctx *ctx, int64_t t,
+			 struct predict_display *out)
 {
 	struct ekb_track *tr = priv;
 	int err = ekb_track_predict(tr, ctx, t, out->pos, out->vel);

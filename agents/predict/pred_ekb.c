@@ -21,9 +21,29 @@
 #include "predict/predict.h"
 
 enum {
-	P_SPEED, P_ROI_W, P_ROI_H, P_BATTLE, P_ALPHA, P_BETA, P_K, P_DRUN,
-	P_DMIN, P_DMAX, P_HMAX, P_AMAX, P_C, P_EMAX, P_STEP, P_AVOID,
-	P_HYBRID, P_THYB, P_THETA, P_RADIUS, P_THR, P_HEARTBEAT, N_PARAMS
+	P_SPEED,
+	P_ROI_W,
+	P_ROI_H,
+	P_BATTLE,
+	P_ALPHA,
+	P_BETA,
+	P_K,
+	P_DRUN,
+	P_DMIN,
+	P_DMAX,
+	P_HMAX,
+	P_AMAX,
+	P_C,
+	P_EMAX,
+	P_STEP,
+	P_AVOID,
+	P_HYBRID,
+	P_THYB,
+	P_THETA,
+	P_RADIUS,
+	P_THR,
+	P_HEARTBEAT,
+	N_PARAMS
 };
 
 static const struct predict_param ekb_params[N_PARAMS] = {

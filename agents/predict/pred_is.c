@@ -17,8 +17,15 @@
 #include "predict/predict.h"
 
 enum {
-	P_TIS, P_RIS, P_WENEMY, P_WFRIEND, P_WITEM, P_STEP, P_THR,
-	P_HEARTBEAT, N_PARAMS
+	P_TIS,
+	P_RIS,
+	P_WENEMY,
+	P_WFRIEND,
+	P_WITEM,
+	P_STEP,
+	P_THR,
+	P_HEARTBEAT,
+	N_PARAMS
 };
 
 static const struct predict_param is_params[N_PARAMS] = {
@@ -35,8 +42,8 @@ static const struct predict_param is_params[N_PARAMS] = {
 				   "teammate weight (weak attraction)"),
 	[P_WITEM] = PREDICT_REAL("w_item", 0.5, 0, 1e3, "",
 				 "present map item weight (attraction)"),
-	[P_STEP] = PREDICT_REAL("step", 1.0 / 60, 1e-4, 1, "s",
-				"prediction tick"),
+	[P_STEP] =
+		PREDICT_REAL("step", 1.0 / 60, 1e-4, 1, "s", "prediction tick"),
 	[P_THR] = PREDICT_REAL("threshold", 32, 0.001, 1e6, "u",
 			       "send when the prediction is farther off"),
 	[P_HEARTBEAT] = PREDICT_REAL("heartbeat", 0, 0, 3600, "s",

@@ -29,8 +29,8 @@ struct lag_msg {
 
 struct lag_lane {
 	const struct replay_path *p;
-	size_t ent;	 /* index into the peer table */
-	size_t cursor;	 /* next sample to play */
+	size_t ent;    /* index into the peer table */
+	size_t cursor; /* next sample to play */
 	struct predict_sender *snd;
 	struct predict_receiver *rcv;
 	int rcv_started, ended;
@@ -226,7 +226,8 @@ static int score(struct lag_run *w, struct lag_lane *l, size_t k)
 	int rc;
 
 	if (w->o->every_tick) {
-		if (s->t_ns - w->o->lag_ns < l->p->s[0].t_ns || !l->rcv_started) {
+		if (s->t_ns - w->o->lag_ns < l->p->s[0].t_ns ||
+		    !l->rcv_started) {
 			w->r.skipped++;
 			return 0;
 		}
@@ -274,7 +275,8 @@ static int tick(struct lag_run *w, int64_t t)
 	for (size_t i = 0; !rc && i < w->set->n_paths; i++) {
 		struct lag_lane *l = &w->lane[i];
 
-		if (l->cursor < l->p->n && l->p->s[l->cursor].t_ns <= t + half) {
+		if (l->cursor < l->p->n &&
+		    l->p->s[l->cursor].t_ns <= t + half) {
 			rc = score(w, l, l->cursor);
 			if (!rc && ++l->cursor == l->p->n)
 				rc = end_lane(w, l);
@@ -336,8 +338,7 @@ int replay_lag_run(const struct replay_set *set,
 		t0 = p->s[0].t_ns < t0 ? p->s[0].t_ns : t0;
 		t1 = p->s[p->n - 1].t_ns > t1 ? p->s[p->n - 1].t_ns : t1;
 	}
-	for (int64_t t = t0; !rc && set->n_paths && t <= t1;
-	     t += set->tick_ns)
+	for (int64_t t = t0; !rc && set->n_paths && t <= t1; t += set->tick_ns)
 		rc = tick(&w, t);
 	if (!rc) {
 		summarise(&w);

@@ -25,12 +25,26 @@
 static struct ekb_cfg defaults(void)
 {
 	struct ekb_cfg c = {
-		.model = EKB_MODEL_EKB, .speed = 250, .roi_w = 1280,
-		.roi_h = 720, .t_battle = 400, .alpha = 0.6, .beta = 0.7,
-		.k = 0.5, .d_run = 300, .d_min = 64, .d_max = 360,
-		.h_max = 100, .a_max = 120, .c = 0.1, .e_max = 60,
-		.step = 1.0 / 60, .t_hyb = 0.15, .theta = M_PI / 6,
-		.radius = 16, .threshold = 32,
+		.model = EKB_MODEL_EKB,
+		.speed = 250,
+		.roi_w = 1280,
+		.roi_h = 720,
+		.t_battle = 400,
+		.alpha = 0.6,
+		.beta = 0.7,
+		.k = 0.5,
+		.d_run = 300,
+		.d_min = 64,
+		.d_max = 360,
+		.h_max = 100,
+		.a_max = 120,
+		.c = 0.1,
+		.e_max = 60,
+		.step = 1.0 / 60,
+		.t_hyb = 0.15,
+		.theta = M_PI / 6,
+		.radius = 16,
+		.threshold = 32,
 	};
 	return c;
 }
@@ -64,7 +78,7 @@ static struct ekb_cfg defaults(void)
 static void layout(const struct ekb_cfg *c, struct ekb_body *b)
 {
 	const double v[5][6] = {
-		{100, 0, 0, 100, 100, 120}, {0, 200, 100, 0, 50, 0},
+		{100, 0, 0, 100, 100, 120},  {0, 200, 100, 0, 50, 0},
 		{300, 300, 50, 50, 100, 60}, {500, 0, 0, 0, 100, 120},
 		{500, 100, 0, 0, 50, 60},
 	};
@@ -210,7 +224,7 @@ static struct predict_update update(int64_t t, double x, double y, double vx,
 static void peers_of_layout(struct predict_peer *q)
 {
 	const double v[5][6] = {
-		{100, 0, 0, 100, 100, 120}, {0, 200, 100, 0, 50, 0},
+		{100, 0, 0, 100, 100, 120},  {0, 200, 100, 0, 50, 0},
 		{300, 300, 50, 50, 100, 60}, {500, 0, 0, 0, 100, 120},
 		{500, 100, 0, 0, 50, 60},
 	};
@@ -449,8 +463,8 @@ Test(ekb, hybrid_display_is_tdm_or_ekb)
 	for (int i = 0; i <= 60; i++) {
 		int64_t ti = (int64_t)i * 1000 * ms / 60;
 		int east = ti >= 800 * ms;
-		struct predict_update u = update(ti, 0, 0, east ? 250 : 0,
-						 east ? 0 : 250, 1);
+		struct predict_update u =
+			update(ti, 0, 0, east ? 250 : 0, east ? 0 : 250, 1);
 
 		cr_assert_eq(predict_receiver_update(h, &ctx, &u, ti), 0);
 		cr_assert_eq(predict_receiver_update(e, &ctx, &u, ti), 0);

@@ -36,9 +36,15 @@ static void straight(struct trace *t)
 	t->tick_ns = TICK;
 	for (int k = 0; k < 640; k++) {
 		struct trace_sample s = {
-			.t_ns = (int64_t)k * TICK, .entity = 1, .team = 1,
-			.alive = 1, .x = 100.0 * k * TICK * 1e-9, .y = 50,
-			.vx = 100, .health = 100, .ammo = 120,
+			.t_ns = (int64_t)k * TICK,
+			.entity = 1,
+			.team = 1,
+			.alive = 1,
+			.x = 100.0 * k * TICK * 1e-9,
+			.y = 50,
+			.vx = 100,
+			.health = 100,
+			.ammo = 120,
 		};
 		cr_assert_eq(trace_append(t, &s), 0);
 	}
@@ -191,7 +197,7 @@ Test(ekb_replay, no_receiver_reads_the_truth, .timeout = 120)
 			if (ra.t[i] <= T + L) {
 				before++;
 				cr_assert(ra.p[i][0] == rb.p[i][0] &&
-					  ra.p[i][1] == rb.p[i][1],
+						  ra.p[i][1] == rb.p[i][1],
 					  "mode %d: entity %u at %lld differs",
 					  every, ra.e[i], (long long)ra.t[i]);
 			} else {
