@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_replay_ant.h"
 #include "predict/predict.h"
 #include "predict/replay.h"
 #include "predict/stats.h"
@@ -35,6 +36,8 @@ static int usage(void)
 		"[--json]\n"
 		"       reckon-agent replay --trace FILE --predictor NAME "
 		"--together [--map NAME] [--pickup-r U] ...\n"
+		"       reckon-agent replay --trace FILE --experiment ant "
+		"[--map NAME] [--ant-params k=v,...]\n"
 		"       reckon-agent replay --list\n"
 		"path options: --jump U (100) --min-duration S (5) --grid N "
 		"(100) --all-teams --no-leave-one-out\n");
@@ -355,7 +358,7 @@ int cmd_replay(int argc, char *argv[])
 	struct replay_world world;
 	struct predict_item items[MAP_MAX_ITEMS];
 	double respawn[MAP_MAX_ITEMS], pickup_r = 40;
-	const char *map_name = NULL;
+	const char *map_name = NULL, *ant_extra = NULL;
 	char map_from[64] = "";
 	int together = 0;
 
@@ -379,6 +382,8 @@ int cmd_replay(int argc, char *argv[])
 			return usage();
 		} else if (!strcmp(a, "--trace")) {
 			trace_path = argv[++i];
+		} else if (!strcmp(a, "--ant-params")) {
+			ant_extra = argv[++i];
 		} else if (!strcmp(a, "--map")) {
 			map_name = argv[++i];
 		} else if (!strcmp(a, "--pickup-r")) {
@@ -422,13 +427,18 @@ int cmd_replay(int argc, char *argv[])
 	}
 	if (!trace_path)
 		return usage();
-	if (experiment && strcmp(experiment, "led") != 0) {
-		fprintf(stderr, "replay: unknown experiment '%s' (led)\n",
+	if (experiment && strcmp(experiment, "led") != 0 &&
+	    strcmp(experiment, "ant") != 0) {
+		fprintf(stderr, "replay: unknown experiment '%s' (led, ant)\n",
 			experiment);
 		return 2;
 	}
-	if (experiment)
+	if (experiment && !strcmp(experiment, "ant")) {
+		together = 1;
+		name = "ant";
+	} else if (experiment) {
 		name = "led";
+	}
 	if (!name)
 		return usage();
 	p = predict_find(name);
@@ -455,7 +465,7 @@ int cmd_replay(int argc, char *argv[])
 		replay_set_free(&set);
 		return 1;
 	}
-	if (experiment) {
+	if (experiment && !together) {
 		rc = run_experiment(&set, &o, &par, dr_eta, (uint64_t)seed,
 				    (size_t)subjects, trace_path, json);
 	} else if (together) {
@@ -482,7 +492,12 @@ int cmd_replay(int argc, char *argv[])
 			world.respawn_s = respawn;
 			world.pickup_r = pickup_r;
 		}
-		rc = run_replay(&set, &o, &world, &par, trace_path, json);
+		if (experiment)
+			rc = replay_ant_experiment(&set, &world, trace_path,
+						   ant_extra);
+		else
+			rc = run_replay(&set, &o, &world, &par, trace_path,
+					json);
 		if (have_map)
 			map_free(&m);
 	} else {
