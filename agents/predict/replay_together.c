@@ -25,6 +25,7 @@ struct lane {
 	double sum, sum_xy;
 	int prev, has_upd, started;
 	int64_t newest;
+	struct predict_state x; /* truth at the current sample */
 	struct predict_update u;
 	struct replay_result r;
 };
@@ -69,7 +70,6 @@ static int lane_ctx(struct together *g, size_t i, struct predict_ctx *ctx)
 static int send_phase(struct together *g, size_t i)
 {
 	struct lane *l = &g->l[i];
-	struct predict_state x;
 	struct predict_ctx ctx;
 	int rc;
 
@@ -81,9 +81,9 @@ static int send_phase(struct together *g, size_t i)
 			return rc;
 		l->started = 1;
 	}
-	replay_state_at(&g->set->path[i], l->k, &x);
+	replay_state_at(&g->set->path[i], l->k, &l->x);
 	lane_ctx(g, i, &ctx);
-	rc = predict_sender_tick(l->snd, &ctx, &x, &l->u);
+	rc = predict_sender_tick(l->snd, &ctx, &l->x, &l->u);
 	if (rc < 0)
 		return rc;
 	l->has_upd = rc == 1;
@@ -110,7 +110,7 @@ static int show_phase(struct together *g, size_t i, int64_t t)
 {
 	const struct replay_path *p = &g->set->path[i];
 	struct lane *l = &g->l[i];
-	struct predict_state x;
+	const struct predict_state *x = &l->x;
 	struct predict_display d;
 	struct predict_ctx ctx;
 	int rc;
@@ -122,7 +122,6 @@ static int show_phase(struct together *g, size_t i, int64_t t)
 			return rc;
 		l->newest = l->u.t_ns;
 	}
-	replay_state_at(p, l->k, &x);
 	rc = predict_receiver_display(l->rcv, &ctx, t, &d);
 	if (rc == -EAGAIN) {
 		l->e[l->k] = 0;
@@ -130,9 +129,9 @@ static int show_phase(struct together *g, size_t i, int64_t t)
 	} else if (rc < 0) {
 		return rc;
 	} else {
-		l->e[l->k] = v3_dist(d.pos, x.pos);
+		l->e[l->k] = v3_dist(d.pos, x->pos);
 		l->sum += l->e[l->k];
-		l->sum_xy += hypot(d.pos[0] - x.pos[0], d.pos[1] - x.pos[1]);
+		l->sum_xy += hypot(d.pos[0] - x->pos[0], d.pos[1] - x->pos[1]);
 		l->r.ticks++;
 		if (g->w->on_tick) {
 			struct replay_tick k = {
@@ -143,7 +142,7 @@ static int show_phase(struct together *g, size_t i, int64_t t)
 			};
 
 			v3_copy(k.shown, d.pos);
-			v3_copy(k.truth, x.pos);
+			v3_copy(k.truth, x->pos);
 			g->w->on_tick(g->w->arg, &k);
 		}
 	}
