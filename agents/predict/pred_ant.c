@@ -83,7 +83,8 @@ static const struct predict_param ant_params[N_PARAMS] = {
 		"attract, all alike)"),
 	[P_THR] = PREDICT_REAL("threshold", 20, 0.001, 1e6, "u", THR_DOC),
 	[P_HEARTBEAT] = PREDICT_REAL("heartbeat", 5, 0, 3600, "s",
-				     "send at least this often; 0 = off"),
+				     "send at least this often; 0 = off (DIS 7: 5 s; not in "
+				     "the paper)"),
 	[P_PERIOD] = PREDICT_REAL(
 		"period", 0, 0, 3600, "s",
 		"fixed-rate mode (Fig. 9): send every period s and never on "
@@ -132,8 +133,8 @@ static const struct predict_param ant_params[N_PARAMS] = {
 		"quake: a player repels with weight 1 - tau / recency, tau "
 		"the time since it was last in sight (extraction §6.9)"),
 	[P_BLOCK] = PREDICT_BOOL("block", 1,
-				 "walls block the dissemination (needs the "
-				 "map's line of sight)"),
+				 "walls block the dissemination (eq. 6 text; "
+				 "needs the map's line of sight)"),
 	[P_VISION] = PREDICT_BOOL("vision", 0,
 				  "vision filter: only cells in the cone and in "
 				  "sight pull (§5.3)"),
@@ -153,16 +154,17 @@ static const struct predict_param ant_params[N_PARAMS] = {
 	[P_PEER_TIMEOUT] = PREDICT_REAL(
 		"peer_timeout", 12, 0, 3600, "s",
 		"ignore peers whose last update is older (DIS 7: 2.4 x the "
-		"5 s heartbeat)"),
+		"5 s heartbeat; not in the paper)"),
 	[P_PEER_DR] = PREDICT_REAL(
 		"peer_dr", 0.5, 0, 60, "s",
 		"a peer deposits at its last update extrapolated first-order "
-		"by its age, at most this"),
+		"by its age, at most this (not in the paper)"),
 	[P_REACH] = PREDICT_REAL(
 		"reach", -1, -1, 1e6, "u",
 		"sources farther than region/2 + reach deposit nothing; -1: "
 		"how far the player moves at v_max while pheromone fades to "
-		"the drop level, plus 4 cells; 0: all sources (exact)"),
+		"the drop level, plus 4 cells; 0: all sources (exact; not in "
+		"the paper)"),
 };
 
 /* dr2 shares the kinematics and the send rule, without forces. */

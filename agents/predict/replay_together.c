@@ -37,17 +37,29 @@ struct together {
 	struct predict_peerbook book;
 	struct predict_ctx base;
 	struct lane *l;
+	size_t *order; /* paths by first sample time, then index */
+	size_t pend;   /* next of order to start */
+	size_t *act;   /* running paths, in start order */
+	size_t n_act;
 };
+
+static int64_t first_t(const struct together *g, size_t i)
+{
+	return g->set->path[i].s[0].t_ns;
+}
 
 static int64_t next_time(const struct together *g)
 {
 	int64_t t = INT64_MAX;
 
-	for (size_t i = 0; i < g->set->n_paths; i++) {
-		const struct replay_path *p = &g->set->path[i];
+	if (g->pend < g->set->n_paths)
+		t = first_t(g, g->order[g->pend]);
+	for (size_t a = 0; a < g->n_act; a++) {
+		const struct lane *l = &g->l[g->act[a]];
+		int64_t ti = g->set->path[g->act[a]].s[l->k].t_ns;
 
-		if (g->l[i].k < p->n && p->s[g->l[i].k].t_ns < t)
-			t = p->s[g->l[i].k].t_ns;
+		if (ti < t)
+			t = ti;
 	}
 	return t;
 }
@@ -57,6 +69,56 @@ static int due(const struct together *g, size_t i, int64_t t)
 	const struct replay_path *p = &g->set->path[i];
 
 	return g->l[i].k < p->n && p->s[g->l[i].k].t_ns == t;
+}
+
+/* Start the paths whose first sample is at t. */
+static void start_due(struct together *g, int64_t t)
+{
+	while (g->pend < g->set->n_paths &&
+	       first_t(g, g->order[g->pend]) == t)
+		g->act[g->n_act++] = g->order[g->pend++];
+}
+
+/* Drop finished paths, keeping the others' order. */
+static void drop_done(struct together *g)
+{
+	size_t m = 0;
+
+	for (size_t a = 0; a < g->n_act; a++)
+		if (g->l[g->act[a]].k < g->set->path[g->act[a]].n)
+			g->act[m++] = g->act[a];
+	g->n_act = m;
+}
+
+struct start {
+	int64_t t;
+	size_t i;
+};
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct start *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* order: the paths by first sample time, then index. */
+static int sort_starts(struct together *g)
+{
+	size_t n = g->set->n_paths;
+	struct start *st = malloc((n ? n : 1) * sizeof(*st));
+
+	if (!st)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		st[i] = (struct start){.t = first_t(g, i), .i = i};
+	qsort(st, n, sizeof(*st), cmp_start);
+	for (size_t i = 0; i < n; i++)
+		g->order[i] = st[i].i;
+	free(st);
+	return 0;
 }
 
 static int lane_ctx(struct together *g, size_t i, struct predict_ctx *ctx)
@@ -151,21 +213,25 @@ static int show_phase(struct together *g, size_t i, int64_t t)
 
 static int step(struct together *g, int64_t t)
 {
-	size_t n = g->set->n_paths;
 	int rc;
 
+	start_due(g, t);
 	predict_peerbook_items_at(&g->book, t);
-	for (size_t i = 0; i < n; i++)
-		if (due(g, i, t) && (rc = send_phase(g, i)))
+	for (size_t a = 0; a < g->n_act; a++)
+		if (due(g, g->act[a], t) && (rc = send_phase(g, g->act[a])))
 			return rc;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t a = 0; a < g->n_act; a++) {
+		size_t i = g->act[a];
+
 		if (!due(g, i, t) || !g->l[i].has_upd)
 			continue;
 		rc = predict_peerbook_apply(&g->book, &g->l[i].u);
 		if (rc && rc != -ESTALE)
 			return rc;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t a = 0; a < g->n_act; a++) {
+		size_t i = g->act[a];
+
 		if (!due(g, i, t))
 			continue;
 		rc = show_phase(g, i, t);
@@ -173,6 +239,7 @@ static int step(struct together *g, int64_t t)
 			return rc;
 		g->l[i].k++;
 	}
+	drop_done(g);
 	return 0;
 }
 
@@ -233,7 +300,11 @@ int replay_run_together(const struct replay_set *set,
 	if (!errs)
 		errs = own = malloc((total ? total : 1) * sizeof(*errs));
 	g.l = calloc(set->n_paths ? set->n_paths : 1, sizeof(*g.l));
-	rc = errs && g.l ? 0 : -ENOMEM;
+	g.order = malloc((set->n_paths ? set->n_paths : 1) * sizeof(size_t));
+	g.act = malloc((set->n_paths ? set->n_paths : 1) * sizeof(size_t));
+	rc = errs && g.l && g.order && g.act ? 0 : -ENOMEM;
+	if (!rc)
+		rc = sort_starts(&g);
 	if (!rc)
 		rc = predict_peerbook_init(&g.book, w->items, w->respawn_s,
 					   w->n_items, w->pickup_r);
@@ -250,6 +321,8 @@ int replay_run_together(const struct replay_set *set,
 		predict_receiver_free(g.l[i].rcv);
 	}
 	predict_peerbook_free(&g.book);
+	free(g.order);
+	free(g.act);
 	free(g.l);
 	free(own);
 	return rc;
