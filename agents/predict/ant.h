@@ -26,7 +26,8 @@ struct ant_grid {
 			 bit 7: links known (found when first needed) */
 	uint8_t *deg; /* |N(cell)|, the number of valid neighbours */
 	const struct predict_map_view *map; /* line of sight when blocking */
-	uint8_t *on;  /* cell is in the active list */
+	uint8_t *on;  /* == mark: the cell is in the active list */
+	uint8_t mark; /* 1 or 2, alternating each frame (0 before any) */
 	int *act, *act2;
 	size_t n_act;
 };

@@ -112,11 +112,11 @@ double ant_grid_get(const struct ant_grid *g, int i, int j)
 	return g->ph[(size_t)j * g->nx + i];
 }
 
-/* Add v to nxt[c], listing c in act2 the first time. */
-static void put(struct ant_grid *g, int c, double v, size_t *n2)
+/* Add v to nxt[c], listing c in act2 the first time this frame. */
+static inline void put(struct ant_grid *g, int c, double v, size_t *n2)
 {
-	if (!g->on[c]) {
-		g->on[c] = 1;
+	if (g->on[c] != g->mark) {
+		g->on[c] = g->mark;
 		g->act2[(*n2)++] = c;
 	}
 	g->nxt[c] += v;
@@ -128,9 +128,9 @@ void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 	int *t;
 	double *tp;
 
-	/* on[] marks membership of the new list while it is built */
-	for (size_t a = 0; a < g->n_act; a++)
-		g->on[g->act[a]] = 0;
+	/* on[c] == mark: c is in the list being built; the listed cells of
+	 * the previous frame hold the other mark (1, 2), unlisted ones 0 */
+	g->mark = g->mark == 1 ? 2 : 1;
 	for (size_t a = 0; a < g->n_act; a++) {
 		int c = g->act[a];
 		double v = g->ph[c];
@@ -165,8 +165,10 @@ void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
 
 	if (c < 0 || amount == 0)
 		return;
-	if (!g->on[c]) {
-		g->on[c] = 1;
+	if (!g->mark)
+		g->mark = 1;
+	if (g->on[c] != g->mark) {
+		g->on[c] = g->mark;
 		g->act[g->n_act++] = c;
 	}
 	g->ph[c] += amount;
