@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_replay_ant.h"
 #include "predict/predict.h"
 #include "predict/replay.h"
 #include "predict/stats.h"
@@ -41,9 +42,12 @@ static int usage(void)
 		"[--subjects N] [--seed S] [--dr-eta U] [--param k=v ...] "
 		"[--json]\n"
 		"       reckon-agent replay --trace FILE --predictor NAME "
+		"--together [--map NAME] [--pickup-r U] ...\n"
+		"       reckon-agent replay --trace FILE --predictor NAME "
 		"--lag MS[,MS...] [--stride N] [--hit U] [--map NAME] "
 		"[--param k=v ...] [--json]\n"
-		"--together [--map NAME] [--pickup-r U] ...\n"
+		"       reckon-agent replay --trace FILE --experiment ant "
+		"[--map NAME] [--ant-params k=v,...]\n"
 		"       reckon-agent replay --list\n"
 		"path options: --jump U (100) --min-duration S (5) --grid N "
 		"(100) --all-teams --no-leave-one-out\n");
@@ -510,7 +514,7 @@ int cmd_replay(int argc, char *argv[])
 	struct replay_world world;
 	struct predict_item items[MAP_MAX_ITEMS];
 	double respawn[MAP_MAX_ITEMS], pickup_r = 40;
-	const char *map_name = NULL;
+	const char *map_name = NULL, *ant_extra = NULL;
 	char map_from[64] = "";
 	int together = 0;
 
@@ -548,6 +552,8 @@ int cmd_replay(int argc, char *argv[])
 				return usage();
 		} else if (!strcmp(a, "--trace")) {
 			trace_path = argv[++i];
+		} else if (!strcmp(a, "--ant-params")) {
+			ant_extra = argv[++i];
 		} else if (!strcmp(a, "--map")) {
 			map_name = argv[++i];
 		} else if (!strcmp(a, "--pickup-r")) {
@@ -591,13 +597,18 @@ int cmd_replay(int argc, char *argv[])
 	}
 	if (!trace_path)
 		return usage();
-	if (experiment && strcmp(experiment, "led") != 0) {
-		fprintf(stderr, "replay: unknown experiment '%s' (led)\n",
+	if (experiment && strcmp(experiment, "led") != 0 &&
+	    strcmp(experiment, "ant") != 0) {
+		fprintf(stderr, "replay: unknown experiment '%s' (led, ant)\n",
 			experiment);
 		return 2;
 	}
-	if (experiment)
+	if (experiment && !strcmp(experiment, "ant")) {
+		together = 1;
+		name = "ant";
+	} else if (experiment) {
 		name = "led";
+	}
 	if (!name)
 		return usage();
 	p = predict_find(name);
@@ -650,7 +661,7 @@ int cmd_replay(int argc, char *argv[])
 		replay_set_free(&set);
 		return rc;
 	}
-	if (experiment) {
+	if (experiment && !together) {
 		rc = run_experiment(&set, &o, &par, dr_eta, (uint64_t)seed,
 				    (size_t)subjects, trace_path, json);
 	} else if (together) {
@@ -677,7 +688,12 @@ int cmd_replay(int argc, char *argv[])
 			world.respawn_s = respawn;
 			world.pickup_r = pickup_r;
 		}
-		rc = run_replay(&set, &o, &world, &par, trace_path, json);
+		if (experiment)
+			rc = replay_ant_experiment(&set, &world, trace_path,
+						   ant_extra);
+		else
+			rc = run_replay(&set, &o, &world, &par, trace_path,
+					json);
 		if (have_map)
 			map_free(&m);
 	} else {

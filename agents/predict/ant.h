@@ -22,9 +22,12 @@ struct ant_grid {
 	int nx, ny;
 	double x0, y0, c;
 	double *ph, *nxt;
-	uint8_t *nb;  /* valid 4-neighbours: bit 0 +x, 1 -x, 2 +y, 3 -y */
+	uint8_t *nb;  /* valid 4-neighbours: bit 0 +x, 1 -x, 2 +y, 3 -y;
+			 bit 7: links known (found when first needed) */
 	uint8_t *deg; /* |N(cell)|, the number of valid neighbours */
-	uint8_t *on;  /* cell is in the active list */
+	const struct predict_map_view *map; /* line of sight when blocking */
+	uint8_t *on;  /* == mark: the cell is in the active list */
+	uint8_t mark; /* 1 or 2, alternating each frame (0 before any) */
 	int *act, *act2;
 	size_t n_act;
 };

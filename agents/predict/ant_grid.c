@@ -24,29 +24,30 @@ static void centre(const struct ant_grid *g, int i, int j, double p[3])
 	p[2] = 0;
 }
 
-static void link_cells(struct ant_grid *g, const struct predict_map_view *map,
-		       int block)
+#define NB_KNOWN 0x80
+
+/* The valid neighbours of cell c, found on first use: the grid's
+ * neighbours whose centre is in sight of c's when walls block. */
+static void links(struct ant_grid *g, int c)
 {
-	for (int j = 0; j < g->ny; j++)
-		for (int i = 0; i < g->nx; i++) {
-			size_t c = (size_t)j * g->nx + i;
-			double a[3], b[3];
+	int i = c % g->nx, j = c / g->nx;
+	double a[3], b[3];
 
-			centre(g, i, j, a);
-			for (int d = 0; d < 4; d++) {
-				int ni = i + DX[d], nj = j + DY[d];
+	if (g->nb[c] & NB_KNOWN)
+		return;
+	g->nb[c] = NB_KNOWN;
+	centre(g, i, j, a);
+	for (int d = 0; d < 4; d++) {
+		int ni = i + DX[d], nj = j + DY[d];
 
-				if (ni < 0 || nj < 0 || ni >= g->nx ||
-				    nj >= g->ny)
-					continue;
-				centre(g, ni, nj, b);
-				if (block && map && map->los &&
-				    !map->los(map->world, a, b))
-					continue;
-				g->nb[c] |= (uint8_t)(1u << d);
-				g->deg[c]++;
-			}
-		}
+		if (ni < 0 || nj < 0 || ni >= g->nx || nj >= g->ny)
+			continue;
+		centre(g, ni, nj, b);
+		if (g->map && !g->map->los(g->map->world, a, b))
+			continue;
+		g->nb[c] |= (uint8_t)(1u << d);
+		g->deg[c]++;
+	}
 }
 
 int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
@@ -78,7 +79,7 @@ int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
 		ant_grid_free(&n);
 		return -ENOMEM;
 	}
-	link_cells(&n, map, block);
+	n.map = block && map && map->los ? map : NULL;
 	*g = n;
 	return 0;
 }
@@ -111,11 +112,11 @@ double ant_grid_get(const struct ant_grid *g, int i, int j)
 	return g->ph[(size_t)j * g->nx + i];
 }
 
-/* Add v to nxt[c], listing c in act2 the first time. */
-static void put(struct ant_grid *g, int c, double v, size_t *n2)
+/* Add v to nxt[c], listing c in act2 the first time this frame. */
+static inline void put(struct ant_grid *g, int c, double v, size_t *n2)
 {
-	if (!g->on[c]) {
-		g->on[c] = 1;
+	if (g->on[c] != g->mark) {
+		g->on[c] = g->mark;
 		g->act2[(*n2)++] = c;
 	}
 	g->nxt[c] += v;
@@ -127,14 +128,16 @@ void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 	int *t;
 	double *tp;
 
-	/* on[] marks membership of the new list while it is built */
-	for (size_t a = 0; a < g->n_act; a++)
-		g->on[g->act[a]] = 0;
+	/* on[c] == mark: c is in the list being built; the listed cells of
+	 * the previous frame hold the other mark (1, 2), unlisted ones 0 */
+	g->mark = g->mark == 1 ? 2 : 1;
 	for (size_t a = 0; a < g->n_act; a++) {
 		int c = g->act[a];
 		double v = g->ph[c];
 
 		g->ph[c] = 0;
+		if (!(g->nb[c] & NB_KNOWN))
+			links(g, c);
 		if (g->deg[c] == 0) {
 			put(g, c, eps * v, &n2);
 			continue;
@@ -162,8 +165,10 @@ void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
 
 	if (c < 0 || amount == 0)
 		return;
-	if (!g->on[c]) {
-		g->on[c] = 1;
+	if (!g->mark)
+		g->mark = 1;
+	if (g->on[c] != g->mark) {
+		g->on[c] = g->mark;
 		g->act[g->n_act++] = c;
 	}
 	g->ph[c] += amount;

@@ -64,6 +64,7 @@ enum {
 	P_STILL,
 	P_PEER_TIMEOUT,
 	P_PEER_DR,
+	P_REACH,
 	N_PARAMS
 };
 
@@ -82,7 +83,8 @@ static const struct predict_param ant_params[N_PARAMS] = {
 		"attract, all alike)"),
 	[P_THR] = PREDICT_REAL("threshold", 20, 0.001, 1e6, "u", THR_DOC),
 	[P_HEARTBEAT] = PREDICT_REAL("heartbeat", 5, 0, 3600, "s",
-				     "send at least this often; 0 = off"),
+				     "send at least this often; 0 = off (DIS 7: 5 s; not in "
+				     "the paper)"),
 	[P_PERIOD] = PREDICT_REAL(
 		"period", 0, 0, 3600, "s",
 		"fixed-rate mode (Fig. 9): send every period s and never on "
@@ -131,8 +133,8 @@ static const struct predict_param ant_params[N_PARAMS] = {
 		"quake: a player repels with weight 1 - tau / recency, tau "
 		"the time since it was last in sight (extraction §6.9)"),
 	[P_BLOCK] = PREDICT_BOOL("block", 1,
-				 "walls block the dissemination (needs the "
-				 "map's line of sight)"),
+				 "walls block the dissemination (eq. 6 text; "
+				 "needs the map's line of sight)"),
 	[P_VISION] = PREDICT_BOOL("vision", 0,
 				  "vision filter: only cells in the cone and in "
 				  "sight pull (§5.3)"),
@@ -152,11 +154,17 @@ static const struct predict_param ant_params[N_PARAMS] = {
 	[P_PEER_TIMEOUT] = PREDICT_REAL(
 		"peer_timeout", 12, 0, 3600, "s",
 		"ignore peers whose last update is older (DIS 7: 2.4 x the "
-		"5 s heartbeat)"),
+		"5 s heartbeat; not in the paper)"),
 	[P_PEER_DR] = PREDICT_REAL(
 		"peer_dr", 0.5, 0, 60, "s",
 		"a peer deposits at its last update extrapolated first-order "
-		"by its age, at most this"),
+		"by its age, at most this (not in the paper)"),
+	[P_REACH] = PREDICT_REAL(
+		"reach", -1, -1, 1e6, "u",
+		"sources farther than region/2 + reach deposit nothing; -1: "
+		"how far the player moves at v_max while pheromone fades to "
+		"the drop level, plus 4 cells; 0: all sources (exact; not in "
+		"the paper)"),
 };
 
 /* dr2 shares the kinematics and the send rule, without forces. */
@@ -187,6 +195,7 @@ struct ant_cfg {
 	double thr, heartbeat, period, frame, alpha, av, aa, k, rho, lambda;
 	double ph_max, eps, gamma, cell, region, mass, recency, half;
 	double v_max, kappa, still, peer_timeout, peer_dr;
+	double window; /* region / 2 + reach; 0: every source deposits */
 };
 
 static double pick(double v, double quake, double wow, int game)
@@ -225,6 +234,16 @@ static void cfg_ant(struct ant_cfg *c, const double *v)
 	c->still = v[P_STILL];
 	c->peer_timeout = v[P_PEER_TIMEOUT];
 	c->peer_dr = v[P_PEER_DR];
+	c->window = 0;
+	if (v[P_REACH] > 0) {
+		c->window = c->region / 2 + v[P_REACH];
+	} else if (v[P_REACH] < 0 && c->eps > 0 && c->eps < 1) {
+		/* frames for eps^n to reach the drop level 1e-3 */
+		double n = ceil(log(1e-3) / log(c->eps));
+
+		c->window = c->region / 2 + n * c->v_max * c->frame +
+			    4 * c->cell;
+	}
 }
 
 static void cfg_dr2(struct ant_cfg *c, const double *v)
@@ -347,7 +366,8 @@ static int peer_pos(const struct ant_cfg *c, const struct predict_peer *p,
 }
 
 /* Quake: a player repels with 1 - tau / recency, tau the time since it
- * was last in sight of x (in sight always without a map). */
+ * was last in sight of x (in sight always without a map), looked at
+ * while it is within the window. */
 static double recency_w(struct ant_sender *s, const struct predict_ctx *ctx,
 			const struct predict_state *x, uint32_t id,
 			const double q[3])
@@ -368,6 +388,13 @@ static double recency_w(struct ant_sender *s, const struct predict_ctx *ctx,
 /* Generation of eq. 6: every point of interest deposits its
  * attractiveness to this player (never the player itself: ctx.peers
  * holds only the others). */
+static int far(const struct ant_cfg *c, const struct predict_state *x,
+	       const double q[3])
+{
+	return c->window > 0 && (fabs(q[0] - x->pos[0]) > c->window ||
+				 fabs(q[1] - x->pos[1]) > c->window);
+}
+
 static void generate(struct ant_sender *s, const struct predict_ctx *ctx,
 		     const struct predict_state *x)
 {
@@ -380,7 +407,7 @@ static void generate(struct ant_sender *s, const struct predict_ctx *ctx,
 			const struct predict_item *it = &ctx->items[i];
 			double w = 1;
 
-			if (!it->present)
+			if (!it->present || far(&s->c, x, it->pos))
 				continue;
 			if (it->kind == ITEM_KIND_HEALTH) {
 				w = 1.0 - x->health / 100.0;
@@ -393,7 +420,8 @@ static void generate(struct ant_sender *s, const struct predict_ctx *ctx,
 		const struct predict_peer *p = &ctx->peers[i];
 		double w;
 
-		if (p->entity == x->entity || peer_pos(&s->c, p, x->t_ns, q))
+		if (p->entity == x->entity || peer_pos(&s->c, p, x->t_ns, q) ||
+		    far(&s->c, x, q))
 			continue;
 		w = s->c.game == GAME_WOW
 			    ? 1.0

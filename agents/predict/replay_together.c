@@ -25,6 +25,7 @@ struct lane {
 	double sum, sum_xy;
 	int prev, has_upd, started;
 	int64_t newest;
+	struct predict_state x; /* truth at the current sample */
 	struct predict_update u;
 	struct replay_result r;
 };
@@ -36,17 +37,29 @@ struct together {
 	struct predict_peerbook book;
 	struct predict_ctx base;
 	struct lane *l;
+	size_t *order; /* paths by first sample time, then index */
+	size_t pend;   /* next of order to start */
+	size_t *act;   /* running paths, in start order */
+	size_t n_act;
 };
+
+static int64_t first_t(const struct together *g, size_t i)
+{
+	return g->set->path[i].s[0].t_ns;
+}
 
 static int64_t next_time(const struct together *g)
 {
 	int64_t t = INT64_MAX;
 
-	for (size_t i = 0; i < g->set->n_paths; i++) {
-		const struct replay_path *p = &g->set->path[i];
+	if (g->pend < g->set->n_paths)
+		t = first_t(g, g->order[g->pend]);
+	for (size_t a = 0; a < g->n_act; a++) {
+		const struct lane *l = &g->l[g->act[a]];
+		int64_t ti = g->set->path[g->act[a]].s[l->k].t_ns;
 
-		if (g->l[i].k < p->n && p->s[g->l[i].k].t_ns < t)
-			t = p->s[g->l[i].k].t_ns;
+		if (ti < t)
+			t = ti;
 	}
 	return t;
 }
@@ -56,6 +69,56 @@ static int due(const struct together *g, size_t i, int64_t t)
 	const struct replay_path *p = &g->set->path[i];
 
 	return g->l[i].k < p->n && p->s[g->l[i].k].t_ns == t;
+}
+
+/* Start the paths whose first sample is at t. */
+static void start_due(struct together *g, int64_t t)
+{
+	while (g->pend < g->set->n_paths &&
+	       first_t(g, g->order[g->pend]) == t)
+		g->act[g->n_act++] = g->order[g->pend++];
+}
+
+/* Drop finished paths, keeping the others' order. */
+static void drop_done(struct together *g)
+{
+	size_t m = 0;
+
+	for (size_t a = 0; a < g->n_act; a++)
+		if (g->l[g->act[a]].k < g->set->path[g->act[a]].n)
+			g->act[m++] = g->act[a];
+	g->n_act = m;
+}
+
+struct start {
+	int64_t t;
+	size_t i;
+};
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct start *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* order: the paths by first sample time, then index. */
+static int sort_starts(struct together *g)
+{
+	size_t n = g->set->n_paths;
+	struct start *st = malloc((n ? n : 1) * sizeof(*st));
+
+	if (!st)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		st[i] = (struct start){.t = first_t(g, i), .i = i};
+	qsort(st, n, sizeof(*st), cmp_start);
+	for (size_t i = 0; i < n; i++)
+		g->order[i] = st[i].i;
+	free(st);
+	return 0;
 }
 
 static int lane_ctx(struct together *g, size_t i, struct predict_ctx *ctx)
@@ -69,7 +132,6 @@ static int lane_ctx(struct together *g, size_t i, struct predict_ctx *ctx)
 static int send_phase(struct together *g, size_t i)
 {
 	struct lane *l = &g->l[i];
-	struct predict_state x;
 	struct predict_ctx ctx;
 	int rc;
 
@@ -81,9 +143,9 @@ static int send_phase(struct together *g, size_t i)
 			return rc;
 		l->started = 1;
 	}
-	replay_state_at(&g->set->path[i], l->k, &x);
+	replay_state_at(&g->set->path[i], l->k, &l->x);
 	lane_ctx(g, i, &ctx);
-	rc = predict_sender_tick(l->snd, &ctx, &x, &l->u);
+	rc = predict_sender_tick(l->snd, &ctx, &l->x, &l->u);
 	if (rc < 0)
 		return rc;
 	l->has_upd = rc == 1;
@@ -110,7 +172,7 @@ static int show_phase(struct together *g, size_t i, int64_t t)
 {
 	const struct replay_path *p = &g->set->path[i];
 	struct lane *l = &g->l[i];
-	struct predict_state x;
+	const struct predict_state *x = &l->x;
 	struct predict_display d;
 	struct predict_ctx ctx;
 	int rc;
@@ -122,7 +184,6 @@ static int show_phase(struct together *g, size_t i, int64_t t)
 			return rc;
 		l->newest = l->u.t_ns;
 	}
-	replay_state_at(p, l->k, &x);
 	rc = predict_receiver_display(l->rcv, &ctx, t, &d);
 	if (rc == -EAGAIN) {
 		l->e[l->k] = 0;
@@ -130,9 +191,9 @@ static int show_phase(struct together *g, size_t i, int64_t t)
 	} else if (rc < 0) {
 		return rc;
 	} else {
-		l->e[l->k] = v3_dist(d.pos, x.pos);
+		l->e[l->k] = v3_dist(d.pos, x->pos);
 		l->sum += l->e[l->k];
-		l->sum_xy += hypot(d.pos[0] - x.pos[0], d.pos[1] - x.pos[1]);
+		l->sum_xy += hypot(d.pos[0] - x->pos[0], d.pos[1] - x->pos[1]);
 		l->r.ticks++;
 		if (g->w->on_tick) {
 			struct replay_tick k = {
@@ -143,7 +204,7 @@ static int show_phase(struct together *g, size_t i, int64_t t)
 			};
 
 			v3_copy(k.shown, d.pos);
-			v3_copy(k.truth, x.pos);
+			v3_copy(k.truth, x->pos);
 			g->w->on_tick(g->w->arg, &k);
 		}
 	}
@@ -152,21 +213,25 @@ static int show_phase(struct together *g, size_t i, int64_t t)
 
 static int step(struct together *g, int64_t t)
 {
-	size_t n = g->set->n_paths;
 	int rc;
 
+	start_due(g, t);
 	predict_peerbook_items_at(&g->book, t);
-	for (size_t i = 0; i < n; i++)
-		if (due(g, i, t) && (rc = send_phase(g, i)))
+	for (size_t a = 0; a < g->n_act; a++)
+		if (due(g, g->act[a], t) && (rc = send_phase(g, g->act[a])))
 			return rc;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t a = 0; a < g->n_act; a++) {
+		size_t i = g->act[a];
+
 		if (!due(g, i, t) || !g->l[i].has_upd)
 			continue;
 		rc = predict_peerbook_apply(&g->book, &g->l[i].u);
 		if (rc && rc != -ESTALE)
 			return rc;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t a = 0; a < g->n_act; a++) {
+		size_t i = g->act[a];
+
 		if (!due(g, i, t))
 			continue;
 		rc = show_phase(g, i, t);
@@ -174,6 +239,7 @@ static int step(struct together *g, int64_t t)
 			return rc;
 		g->l[i].k++;
 	}
+	drop_done(g);
 	return 0;
 }
 
@@ -234,7 +300,11 @@ int replay_run_together(const struct replay_set *set,
 	if (!errs)
 		errs = own = malloc((total ? total : 1) * sizeof(*errs));
 	g.l = calloc(set->n_paths ? set->n_paths : 1, sizeof(*g.l));
-	rc = errs && g.l ? 0 : -ENOMEM;
+	g.order = malloc((set->n_paths ? set->n_paths : 1) * sizeof(size_t));
+	g.act = malloc((set->n_paths ? set->n_paths : 1) * sizeof(size_t));
+	rc = errs && g.l && g.order && g.act ? 0 : -ENOMEM;
+	if (!rc)
+		rc = sort_starts(&g);
 	if (!rc)
 		rc = predict_peerbook_init(&g.book, w->items, w->respawn_s,
 					   w->n_items, w->pickup_r);
@@ -251,6 +321,8 @@ int replay_run_together(const struct replay_set *set,
 		predict_receiver_free(g.l[i].rcv);
 	}
 	predict_peerbook_free(&g.book);
+	free(g.order);
+	free(g.act);
 	free(g.l);
 	free(own);
 	return rc;
