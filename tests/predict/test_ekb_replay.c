@@ -250,3 +250,45 @@ Test(ekb_replay, teams_of_a_trace)
 	trace_free(&t);
 	map_free(&m);
 }
+
+/*
+ * The multi-entity zero-latency replay (replay_together.c, the peer
+ * book) runs OAEKB with the map: every path has ticks, errors are finite,
+ * and the team context matters: the same replay with every entity on its
+ * own team (no teammates, only enemies) predicts differently.
+ */
+Test(ekb_replay, together_with_the_peer_book, .timeout = 120)
+{
+	const char *kv[] = {"avoid=1"};
+	struct predict_params par;
+	struct replay_opts ro;
+	struct replay_set set;
+	struct replay_world w;
+	struct replay_result *res;
+	double mean[2] = {0, 0};
+	struct trace t;
+	struct map m;
+
+	field(&m, &t, 20);
+	params(&par, "ekb", kv, 1);
+	replay_opts_init(&ro);
+	for (int pass = 0; pass < 2; pass++) {
+		cr_assert_eq(replay_set_build(&t, &ro, &set), 0);
+		res = calloc(set.n_paths, sizeof(*res));
+		memset(&w, 0, sizeof(w));
+		w.map.world = &m;
+		cr_assert_eq(replay_run_together(&set, &w, &par, res, NULL), 0);
+		for (size_t i = 0; i < set.n_paths; i++) {
+			cr_assert_gt(res[i].ticks, 0);
+			cr_assert(isfinite(res[i].err_mean));
+			mean[pass] += res[i].err_mean;
+		}
+		free(res);
+		replay_set_free(&set);
+		for (size_t i = 0; i < t.n; i++)
+			t.s[i].team = (uint8_t)(1 + t.s[i].entity % 250);
+	}
+	cr_assert_neq(mean[0], mean[1]);
+	trace_free(&t);
+	map_free(&m);
+}
