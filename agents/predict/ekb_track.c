@@ -210,7 +210,7 @@ static void paths_restart(struct ekb_track *t, const struct predict_ctx *ctx,
 /* EKB's V_R at p (Algorithm 1; Algorithm 2 when avoiding). */
 static void ekb_vr(struct ekb_track *t, const struct predict_ctx *ctx,
 		   const double p[2], const struct ekb_body *b, size_t n,
-		   double vr[2], double *d_near)
+		   double vr[2])
 {
 	struct ekb_eval e;
 
@@ -224,37 +224,44 @@ static void ekb_vr(struct ekb_track *t, const struct predict_ctx *ctx,
 	}
 	vr[0] = e.vr[0];
 	vr[1] = e.vr[1];
-	if (d_near)
-		*d_near = fmin(e.closest_enemy, e.closest_friend);
 }
 
-/* Velocity of step n (1-based) from p. */
+/* IS: TDM before t_is, then |V_0| along the interest force (or the last
+ * heading when there is none). */
+static void is_velocity(struct ekb_track *t, const struct predict_ctx *ctx,
+			long n, const double p[2], const struct ekb_body *b,
+			size_t nb, double v[2])
+{
+	const double *vlk = t->u.vel;
+	double dir[2], s = hypot(vlk[0], vlk[1]);
+
+	if ((double)(n - 1) * t->c.step < t->c.t_is) {
+		v[0] = vlk[0];
+		v[1] = vlk[1];
+	} else if (is_direction(&t->c, p, t->own_health, b, nb, ctx->items,
+				ctx->n_items, dir)) {
+		v[0] = s * dir[0];
+		v[1] = s * dir[1];
+	} else {
+		v[0] = t->run_v[0];
+		v[1] = t->run_v[1];
+	}
+}
+
+/* Velocity of step n (1-based) from p: eq. 16 for EKB. */
 static void step_velocity(struct ekb_track *t, const struct predict_ctx *ctx,
 			  long n, const double p[2], double v[2])
 {
 	struct ekb_body b[MAX_BODIES];
 	size_t nb = bodies(t, ctx, b);
 	const double *vlk = t->u.vel;
-
-	if (t->c.model == EKB_MODEL_IS) {
-		double dir[2], s = hypot(vlk[0], vlk[1]);
-
-		if ((double)(n - 1) * t->c.step < t->c.t_is) {
-			v[0] = vlk[0];
-			v[1] = vlk[1];
-		} else if (is_direction(&t->c, p, t->own_health, b, nb,
-					ctx->items, ctx->n_items, dir)) {
-			v[0] = s * dir[0];
-			v[1] = s * dir[1];
-		} else {
-			v[0] = t->run_v[0];
-			v[1] = t->run_v[1];
-		}
-		return;
-	}
 	double vr[2], w;
 
-	ekb_vr(t, ctx, p, b, nb, vr, NULL);
+	if (t->c.model == EKB_MODEL_IS) {
+		is_velocity(t, ctx, n, p, b, nb, v);
+		return;
+	}
+	ekb_vr(t, ctx, p, b, nb, vr);
 	w = ekb_transition_weight((double)n, t->run_e);
 	v[0] = (1 - w) * vlk[0] + w * vr[0];
 	v[1] = (1 - w) * vlk[1] + w * vr[1];
