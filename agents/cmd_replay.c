@@ -357,7 +357,7 @@ int cmd_replay(int argc, char *argv[])
 	struct trace t;
 	struct replay_world world;
 	struct predict_item items[MAP_MAX_ITEMS];
-	double respawn[MAP_MAX_ITEMS], pickup_r = 40;
+	double respawn[MAP_MAX_ITEMS], pickup_r = AGENT_PICKUP_R;
 	const char *map_name = NULL, *ant_extra = NULL;
 	char map_from[64] = "";
 	int together = 0;

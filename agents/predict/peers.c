@@ -148,6 +148,8 @@ void predict_peerbook_ctx(struct predict_peerbook *b, uint32_t self,
 			b->view[m++] = b->peer[i];
 	ctx->peers = m ? b->view : NULL;
 	ctx->n_peers = m;
-	ctx->items = b->n_items ? b->item : NULL;
-	ctx->n_items = b->n_items;
+	if (b->n_items) {
+		ctx->items = b->item;
+		ctx->n_items = b->n_items;
+	}
 }

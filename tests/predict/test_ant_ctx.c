@@ -83,7 +83,7 @@ static void run(const struct trace *t, int mute, struct rec *rec,
 	w.n_items = agent_map_items(&arena, items, respawn, MAP_MAX_ITEMS);
 	w.items = items;
 	w.respawn_s = respawn;
-	w.pickup_r = 40;
+	w.pickup_r = AGENT_PICKUP_R;
 	w.mute = mute;
 	w.mute_entity = MUTED;
 	w.mute_after_ns = T_MUTE;
