@@ -121,8 +121,7 @@ int agent_truth_items(const struct role_truth *tr,
 FILE *agent_map_open(const char *name, char *path, size_t plen);
 struct map;
 /* Load map name; 0 or -errno with the reason in err (map_view.c). */
-int agent_map_load(const char *name, struct map *out, char *err,
-		   size_t errlen);
+int agent_map_load(const char *name, struct map *out, char *err, size_t errlen);
 /* m's bounds and line of sight as a predictor sees them; v points at m. */
 void agent_map_view(const struct map *m, struct predict_map_view *v);
 /* m's items (all present) and their respawn times; returns the count. */

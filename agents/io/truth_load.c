@@ -179,8 +179,8 @@ static int truth_map(struct role_truth *tr, const char *name, char *err,
 		free(w);
 		return 0;
 	}
-	w->n_items = agent_map_items(&w->m, w->items, w->respawn,
-				     MAP_MAX_ITEMS);
+	w->n_items =
+		agent_map_items(&w->m, w->items, w->respawn, MAP_MAX_ITEMS);
 	agent_map_view(&w->m, &v);
 	for (size_t i = 0; i < tr->set.n_paths; i++) {
 		tr->ctx[i].map = v;

@@ -61,7 +61,7 @@ struct ant_force_opts {
 	double d_min;  /* distances below are taken as d_min */
 	int vision;    /* only cells in the cone and in sight */
 	double half;   /* cone half-angle, rad */
-	double heading[2];		     /* unit; 0,0: no cone */
+	double heading[2];		    /* unit; 0,0: no cone */
 	const struct predict_map_view *map; /* los for vision, may be NULL */
 };
 
@@ -76,8 +76,8 @@ struct ant_ewma {
 	int n; /* samples seen */
 	double x[2], v[2], a[2];
 };
-void ant_ewma_step(struct ant_ewma *e, const double x[2], double dt,
-		   double av, double aa);
+void ant_ewma_step(struct ant_ewma *e, const double x[2], double dt, double av,
+		   double aa);
 
 /* Eq. 5 with post-processing (paper §5.3) evaluated tau s after the
  * update: pos + vel tau + acc tau^2 / 2 + force tau^2 / 2, where force

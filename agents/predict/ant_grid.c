@@ -233,10 +233,9 @@ void ant_force(const struct ant_grid *g, const double x[2],
 			dx = c[0] - x[0];
 			dy = c[1] - x[1];
 			d = hypot(dx, dy);
-			if (o->vision &&
-			    (!in_cone(o, dx, dy, d) ||
-			     (o->map && o->map->los &&
-			      !o->map->los(o->map->world, p, c))))
+			if (o->vision && (!in_cone(o, dx, dy, d) ||
+					  (o->map && o->map->los &&
+					   !o->map->los(o->map->world, p, c))))
 				continue;
 			if (d == 0)
 				continue; /* no direction */

@@ -96,7 +96,8 @@ static void infer_pickups(struct predict_peerbook *b,
 			    b->pickup_r)
 			continue;
 		it->present = 0;
-		b->back_ns[i] = u->t_ns + (int64_t)llround(b->respawn_s[i] * 1e9);
+		b->back_ns[i] =
+			u->t_ns + (int64_t)llround(b->respawn_s[i] * 1e9);
 	}
 }
 

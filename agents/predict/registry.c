@@ -16,7 +16,8 @@
 static const struct predictor *const registry[] = {
 	&predict_dis,
 	&predict_led,
-	&predict_ant, &predict_dr2,
+	&predict_ant,
+	&predict_dr2,
 };
 
 #define N_REGISTRY (sizeof(registry) / sizeof(registry[0]))

@@ -17,7 +17,7 @@
 #include "world/map.h"
 #include "world/sim.h"
 
-#define MUTED 3
+#define MUTED  3
 #define T_MUTE 10000000000LL /* 10 s */
 
 struct rec {
@@ -53,8 +53,8 @@ static void make(struct trace *t, uint64_t seed)
 	struct trace_events ev;
 	char err[256];
 
-	cr_assert_eq(agent_map_load("arena", &arena, err, sizeof(err)), 0,
-		     "%s", err);
+	cr_assert_eq(agent_map_load("arena", &arena, err, sizeof(err)), 0, "%s",
+		     err);
 	sim_config_defaults(&c);
 	c.seed = seed;
 	c.nbots = 6;
