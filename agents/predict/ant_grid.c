@@ -43,7 +43,7 @@ static void links(struct ant_grid *g, int c)
 		if (ni < 0 || nj < 0 || ni >= g->nx || nj >= g->ny)
 			continue;
 		centre(g, ni, nj, b);
-		if (g->map && !g->map->los(g->map->world, a, b))
+		if (g->map.los && !g->map.los(g->map.world, a, b))
 			continue;
 		g->nb[c] |= (uint8_t)(1u << d);
 		g->deg[c]++;
@@ -79,7 +79,8 @@ int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
 		ant_grid_free(&n);
 		return -ENOMEM;
 	}
-	n.map = block && map && map->los ? map : NULL;
+	if (block && map && map->los)
+		n.map = *map;
 	*g = n;
 	return 0;
 }

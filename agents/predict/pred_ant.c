@@ -387,9 +387,7 @@ static double recency_w(struct ant_sender *s, const struct predict_ctx *ctx,
 	return tau >= s->c.recency ? 0 : 1.0 - tau / s->c.recency;
 }
 
-/* Generation of eq. 6: every point of interest deposits its
- * attractiveness to this player (never the player itself: ctx.peers
- * holds only the others). */
+/* 1 if q is beyond the window of sources that can reach R (R12). */
 static int far(const struct ant_cfg *c, const struct predict_state *x,
 	       const double q[3])
 {
@@ -397,6 +395,9 @@ static int far(const struct ant_cfg *c, const struct predict_state *x,
 				 fabs(q[1] - x->pos[1]) > c->window);
 }
 
+/* Generation of eq. 6: every point of interest deposits its
+ * attractiveness to this player (never the player itself: ctx.peers
+ * holds only the others). */
 static void generate(struct ant_sender *s, const struct predict_ctx *ctx,
 		     const struct predict_state *x)
 {
