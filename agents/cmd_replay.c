@@ -219,11 +219,10 @@ static int run_replay(const struct replay_set *set, const struct replay_opts *o,
 		printf("# %s on %s, zero latency%s (%zu paths; %" PRIu64
 		       " short, %" PRIu64 " dead samples dropped)\n# %s\n"
 		       "%-8s %4s %6s %10s %9s %7s %10s %10s %10s\n",
-		       par->p->name, trace, w ? ", together" : "",
-		       set->n_paths, set->dropped_short,
-		       set->dropped_dead, pstr, "entity", "team", "paths",
-		       "seconds", "upd/s", "b2b%", "err_mean", "err_p95",
-		       "err_max");
+		       par->p->name, trace, w ? ", together" : "", set->n_paths,
+		       set->dropped_short, set->dropped_dead, pstr, "entity",
+		       "team", "paths", "seconds", "upd/s", "b2b%", "err_mean",
+		       "err_p95", "err_max");
 	}
 	const double *e = errs;
 
@@ -513,7 +512,7 @@ int cmd_replay(int argc, char *argv[])
 	struct trace t;
 	struct replay_world world;
 	struct predict_item items[MAP_MAX_ITEMS];
-	double respawn[MAP_MAX_ITEMS], pickup_r = 40;
+	double respawn[MAP_MAX_ITEMS], pickup_r = AGENT_PICKUP_R;
 	const char *map_name = NULL, *ant_extra = NULL;
 	char map_from[64] = "";
 	int together = 0;

@@ -52,8 +52,8 @@ static void on_tick(void *arg, const struct replay_tick *k)
 		h->err = v;
 		h->cap = cap;
 	}
-	h->err[h->n++] = hypot(k->shown[0] - k->truth[0],
-			       k->shown[1] - k->truth[1]);
+	h->err[h->n++] =
+		hypot(k->shown[0] - k->truth[0], k->shown[1] - k->truth[1]);
 }
 
 static int conf_params(int c, const char *extra, struct predict_params *par)
@@ -144,8 +144,8 @@ static int run_conf(const struct replay_set *set, struct replay_world w,
 	return err;
 }
 
-static int accuracy(const struct replay_set *set,
-		    const struct replay_world *w, const char *extra)
+static int accuracy(const struct replay_set *set, const struct replay_world *w,
+		    const char *extra)
 {
 	static const int deltas[] = {5, 10, 20, 40, 70, 80};
 	char kv[64];
@@ -186,7 +186,8 @@ static int accuracy(const struct replay_set *set,
 			if (h[c].n != h[0].n)
 				err = -EPROTO; /* same ticks in every run */
 		if (err) {
-			fprintf(stderr, "replay: experiment ant: delta %d: %s\n",
+			fprintf(stderr,
+				"replay: experiment ant: delta %d: %s\n",
 				deltas[d], strerror(-err));
 			for (int c = 0; c < N_CONF; c++)
 				free(h[c].err);
@@ -194,8 +195,8 @@ static int accuracy(const struct replay_set *set,
 		}
 		double m0 = mean(h[0].err, h[0].n);
 
-		printf("| %d | %.2f | %zu | %.3f", deltas[d],
-		       (double)at * 1e-9, h[0].n, m0);
+		printf("| %d | %.2f | %zu | %.3f", deltas[d], (double)at * 1e-9,
+		       h[0].n, m0);
 		for (int c = 1; c < N_CONF; c++) {
 			double mc = mean(h[c].err, h[c].n), mr, med;
 
@@ -210,8 +211,8 @@ static int accuracy(const struct replay_set *set,
 	return 0;
 }
 
-static int bandwidth(const struct replay_set *set,
-		     const struct replay_world *w, const char *extra)
+static int bandwidth(const struct replay_set *set, const struct replay_world *w,
+		     const char *extra)
 {
 	static const double etas[] = {10, 25, 50, 100, 200};
 	double dur = 0;
@@ -250,8 +251,8 @@ static int bandwidth(const struct replay_set *set,
 		       dur > 0 ? (double)u[0] / dur : 0, em[0]);
 		for (int c = 1; c < N_CONF; c++)
 			printf(" | %" PRIu64 " | %+.1f %% | %.3f", u[c],
-			       u[0] ? 100.0 * (1.0 - (double)u[c] /
-							    (double)u[0])
+			       u[0] ? 100.0 * (1.0 -
+					       (double)u[c] / (double)u[0])
 				    : 0.0,
 			       em[c]);
 		printf(" |\n");

@@ -330,8 +330,10 @@ static int make_machine(struct shell *sh)
 			.lanes = o->lanes,
 			.n_lanes = o->n_lanes,
 			.threshold = o->threshold,
+			.pickup_r = AGENT_PICKUP_R,
 		};
 
+		agent_truth_items(sh->tr, &c.items, &c.respawn_s, &c.n_items);
 		return role_observer_new(&c, &sh->ob);
 	}
 	return role_relay_init(&sh->rl, o->n_lanes, o->n_dest);

@@ -144,8 +144,10 @@ int sim_host_start(struct sim_host *h, const struct role_truth *tr,
 			.lanes = o->lanes,
 			.n_lanes = o->n_lanes,
 			.threshold = o->threshold,
+			.pickup_r = AGENT_PICKUP_R,
 		};
 
+		agent_truth_items(tr, &c.items, &c.respawn_s, &c.n_items);
 		rc = role_observer_new(&c, &h->ob);
 		if (rc == 0)
 			rel = role_observer_next(h->ob);

@@ -105,13 +105,23 @@ int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
 int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 		     size_t errlen);
 
+/* Radius of the item pickup inference (agents/predict/peers.h): the
+ * bots' pickup radius in agents/world/sim.c. */
+#define AGENT_PICKUP_R 40.0
+
+/* The items of the truth's map (agent_truth_load gives every path's
+ * context the map of --map or of the trace header when it is found) and
+ * their respawn times; -ENOENT without a map or items. */
+int agent_truth_items(const struct role_truth *tr,
+		      const struct predict_item **items,
+		      const double **respawn_s, size_t *n);
+
 /* A map by name (or path) from $RECKON_MAP_DIR, ./scenarios/maps or next
  * to the program: the open file with its path in path, or NULL. */
 FILE *agent_map_open(const char *name, char *path, size_t plen);
 struct map;
 /* Load map name; 0 or -errno with the reason in err (map_view.c). */
-int agent_map_load(const char *name, struct map *out, char *err,
-		   size_t errlen);
+int agent_map_load(const char *name, struct map *out, char *err, size_t errlen);
 /* m's bounds and line of sight as a predictor sees them; v points at m. */
 void agent_map_view(const struct map *m, struct predict_map_view *v);
 /* m's items (all present) and their respawn times; returns the count. */

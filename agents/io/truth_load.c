@@ -144,6 +144,68 @@ int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
  * of a run (and the simulator) trains on the same play. */
 #define TRAIN_SEED_SALT 0x7472656e64ULL
 
+/* The static map every client has, for the predictors' context. */
+struct truth_world {
+	struct map m;
+	struct predict_item items[MAP_MAX_ITEMS];
+	double respawn[MAP_MAX_ITEMS];
+	size_t n_items;
+};
+
+static void truth_world_free(void *p)
+{
+	struct truth_world *w = p;
+
+	map_free(&w->m);
+	free(w);
+}
+
+/* Give every path's context the map's bounds, line of sight and items
+ * (all present: what a client knows before anything arrives). A map that
+ * cannot be found is no error: the context keeps the trace's bounds. */
+static int truth_map(struct role_truth *tr, const char *name, char *err,
+		     size_t errlen)
+{
+	struct predict_map_view v;
+	struct truth_world *w;
+	char why[256];
+
+	if (!name || !name[0])
+		return 0;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return say(err, errlen, -ENOMEM, "out of memory");
+	if (agent_map_load(name, &w->m, why, sizeof(why))) {
+		free(w);
+		return 0;
+	}
+	w->n_items =
+		agent_map_items(&w->m, w->items, w->respawn, MAP_MAX_ITEMS);
+	agent_map_view(&w->m, &v);
+	for (size_t i = 0; i < tr->set.n_paths; i++) {
+		tr->ctx[i].map = v;
+		tr->ctx[i].items = w->n_items ? w->items : NULL;
+		tr->ctx[i].n_items = w->n_items;
+	}
+	tr->owned = w;
+	tr->owned_free = truth_world_free;
+	return 0;
+}
+
+int agent_truth_items(const struct role_truth *tr,
+		      const struct predict_item **items,
+		      const double **respawn_s, size_t *n)
+{
+	const struct truth_world *w = tr->owned;
+
+	if (tr->owned_free != truth_world_free || !w->n_items)
+		return -ENOENT;
+	*items = w->items;
+	*respawn_s = w->respawn;
+	*n = w->n_items;
+	return 0;
+}
+
 int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
 		     char *err, size_t errlen)
 {
@@ -177,13 +239,20 @@ int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
 	}
 	rc = role_truth_build_trained(&t, have_train ? &train : NULL, NULL,
 				      out);
+	if (rc) {
+		trace_free(&t);
+		if (have_train)
+			trace_free(&train);
+		return say(err, errlen, rc, "the trace has no usable paths: %s",
+			   strerror(-rc));
+	}
+	rc = truth_map(out, o->map ? o->map : t.map, err, errlen);
 	trace_free(&t);
 	if (have_train)
 		trace_free(&train);
 	if (rc)
-		return say(err, errlen, rc, "the trace has no usable paths: %s",
-			   strerror(-rc));
-	return 0;
+		role_truth_free(out);
+	return rc;
 }
 
 int agent_truth_bind(struct shell_opts *o, const struct role_truth *tr,

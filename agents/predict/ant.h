@@ -25,7 +25,7 @@ struct ant_grid {
 	uint8_t *nb;  /* valid 4-neighbours: bit 0 +x, 1 -x, 2 +y, 3 -y;
 			 bit 7: links known (found when first needed) */
 	uint8_t *deg; /* |N(cell)|, the number of valid neighbours */
-	const struct predict_map_view *map; /* line of sight when blocking */
+	struct predict_map_view map; /* a copy; los NULL: no blocking */
 	uint8_t *on;  /* == mark: the cell is in the active list */
 	uint8_t mark; /* 1 or 2, alternating each frame (0 before any) */
 	int *act, *act2;
@@ -35,7 +35,8 @@ struct ant_grid {
 /* A grid covering [lo, hi] with cells of side c. With map->los set and
  * block != 0, two neighbours are linked only when the segment between
  * their centres is in sight (walls block the dissemination; a cell whose
- * centre is in a wall has no neighbours). -EINVAL, -ENOMEM. */
+ * centre is in a wall has no neighbours). The grid keeps a copy of *map;
+ * map->world must outlive it. -EINVAL, -ENOMEM. */
 int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
 		  double c, const struct predict_map_view *map, int block);
 void ant_grid_free(struct ant_grid *g);
@@ -61,7 +62,7 @@ struct ant_force_opts {
 	double d_min;  /* distances below are taken as d_min */
 	int vision;    /* only cells in the cone and in sight */
 	double half;   /* cone half-angle, rad */
-	double heading[2];		     /* unit; 0,0: no cone */
+	double heading[2];		    /* unit; 0,0: no cone */
 	const struct predict_map_view *map; /* los for vision, may be NULL */
 };
 
@@ -76,8 +77,8 @@ struct ant_ewma {
 	int n; /* samples seen */
 	double x[2], v[2], a[2];
 };
-void ant_ewma_step(struct ant_ewma *e, const double x[2], double dt,
-		   double av, double aa);
+void ant_ewma_step(struct ant_ewma *e, const double x[2], double dt, double av,
+		   double aa);
 
 /* Eq. 5 with post-processing (paper §5.3) evaluated tau s after the
  * update: pos + vel tau + acc tau^2 / 2 + force tau^2 / 2, where force

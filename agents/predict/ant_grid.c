@@ -43,7 +43,7 @@ static void links(struct ant_grid *g, int c)
 		if (ni < 0 || nj < 0 || ni >= g->nx || nj >= g->ny)
 			continue;
 		centre(g, ni, nj, b);
-		if (g->map && !g->map->los(g->map->world, a, b))
+		if (g->map.los && !g->map.los(g->map.world, a, b))
 			continue;
 		g->nb[c] |= (uint8_t)(1u << d);
 		g->deg[c]++;
@@ -79,7 +79,8 @@ int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
 		ant_grid_free(&n);
 		return -ENOMEM;
 	}
-	n.map = block && map && map->los ? map : NULL;
+	if (block && map && map->los)
+		n.map = *map;
 	*g = n;
 	return 0;
 }
@@ -233,10 +234,9 @@ void ant_force(const struct ant_grid *g, const double x[2],
 			dx = c[0] - x[0];
 			dy = c[1] - x[1];
 			d = hypot(dx, dy);
-			if (o->vision &&
-			    (!in_cone(o, dx, dy, d) ||
-			     (o->map && o->map->los &&
-			      !o->map->los(o->map->world, p, c))))
+			if (o->vision && (!in_cone(o, dx, dy, d) ||
+					  (o->map && o->map->los &&
+					   !o->map->los(o->map->world, p, c))))
 				continue;
 			if (d == 0)
 				continue; /* no direction */

@@ -14,8 +14,8 @@
 #include "predict/ant.h"
 #include "predict/vec3.h"
 
-void ant_ewma_step(struct ant_ewma *e, const double x[2], double dt,
-		   double av, double aa)
+void ant_ewma_step(struct ant_ewma *e, const double x[2], double dt, double av,
+		   double aa)
 {
 	double v[2];
 

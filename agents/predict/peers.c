@@ -96,7 +96,8 @@ static void infer_pickups(struct predict_peerbook *b,
 			    b->pickup_r)
 			continue;
 		it->present = 0;
-		b->back_ns[i] = u->t_ns + (int64_t)llround(b->respawn_s[i] * 1e9);
+		b->back_ns[i] =
+			u->t_ns + (int64_t)llround(b->respawn_s[i] * 1e9);
 	}
 }
 
@@ -148,6 +149,8 @@ void predict_peerbook_ctx(struct predict_peerbook *b, uint32_t self,
 			b->view[m++] = b->peer[i];
 	ctx->peers = m ? b->view : NULL;
 	ctx->n_peers = m;
-	ctx->items = b->n_items ? b->item : NULL;
-	ctx->n_items = b->n_items;
+	if (b->n_items) {
+		ctx->items = b->item;
+		ctx->n_items = b->n_items;
+	}
 }

@@ -52,7 +52,8 @@ int predict_peerbook_apply(struct predict_peerbook *b,
 void predict_peerbook_items_at(struct predict_peerbook *b, int64_t t_ns);
 
 /* Point ctx->peers at every entity but self (the book's scratch, valid
- * until the next call on b) and ctx->items at the items. */
+ * until the next call on b) and, when the book has items, ctx->items at
+ * them (otherwise ctx->items is left as it was). */
 void predict_peerbook_ctx(struct predict_peerbook *b, uint32_t self,
 			  struct predict_ctx *ctx);
 

@@ -69,10 +69,10 @@ enum {
 };
 
 #define THR_DOC                                                                \
-	"send when the true position is more than this from the shared "      \
+	"send when the true position is more than this from the shared "       \
 	"prediction (Algorithm 1, eta)"
 #define FRAME_DOC                                                              \
-	"frame (time step of eq. 3 and 6), s; -1: the game's (quake 0.05, "   \
+	"frame (time step of eq. 3 and 6), s; -1: the game's (quake 0.05, "    \
 	"wow 0.3; Table 1)"
 
 static const struct predict_param ant_params[N_PARAMS] = {
@@ -82,19 +82,21 @@ static const struct predict_param ant_params[N_PARAMS] = {
 		"health; players repel, weighted by recency) or wow (players "
 		"attract, all alike)"),
 	[P_THR] = PREDICT_REAL("threshold", 20, 0.001, 1e6, "u", THR_DOC),
-	[P_HEARTBEAT] = PREDICT_REAL("heartbeat", 5, 0, 3600, "s",
-				     "send at least this often; 0 = off (DIS 7: 5 s; not in "
-				     "the paper)"),
+	[P_HEARTBEAT] = PREDICT_REAL(
+		"heartbeat", 5, 0, 3600, "s",
+		"send at least this often; 0 = off (DIS 7: 5 s; not in "
+		"the paper)"),
 	[P_PERIOD] = PREDICT_REAL(
 		"period", 0, 0, 3600, "s",
 		"fixed-rate mode (Fig. 9): send every period s and never on "
 		"the threshold; 0 = off"),
 	[P_FRAME] = PREDICT_REAL("frame", -1, -1, 10, "s", FRAME_DOC),
 	[P_ALPHA] = PREDICT_REAL(
-		"alpha", 0.5, 0, 1,
-		"", "weight of the attraction in eq. 5 (Table 1: 0.5)"),
-	[P_AV] = PREDICT_REAL("alpha_v", 0.8, 0, 1, "",
-			      "EWMA weight of the newest velocity (eq. 3; 0.8)"),
+		"alpha", 0.5, 0, 1, "",
+		"weight of the attraction in eq. 5 (Table 1: 0.5)"),
+	[P_AV] =
+		PREDICT_REAL("alpha_v", 0.8, 0, 1, "",
+			     "EWMA weight of the newest velocity (eq. 3; 0.8)"),
 	[P_AA] = PREDICT_REAL("alpha_a", 0.8, 0, 1, "",
 			      "EWMA weight of the newest acceleration (eq. 3; "
 			      "0.8)"),
@@ -135,9 +137,10 @@ static const struct predict_param ant_params[N_PARAMS] = {
 	[P_BLOCK] = PREDICT_BOOL("block", 1,
 				 "walls block the dissemination (eq. 6 text; "
 				 "needs the map's line of sight)"),
-	[P_VISION] = PREDICT_BOOL("vision", 0,
-				  "vision filter: only cells in the cone and in "
-				  "sight pull (§5.3)"),
+	[P_VISION] =
+		PREDICT_BOOL("vision", 0,
+			     "vision filter: only cells in the cone and in "
+			     "sight pull (§5.3)"),
 	[P_HALF] = PREDICT_REAL("vision_half", 45, 0, 180, "deg",
 				"half-angle of the vision cone (§6.19)"),
 	[P_POST] = PREDICT_BOOL("post", 0,
@@ -168,8 +171,7 @@ static const struct predict_param ant_params[N_PARAMS] = {
 };
 
 /* dr2 shares the kinematics and the send rule, without forces. */
-enum { D_THR, D_HEARTBEAT, D_PERIOD, D_FRAME, D_AV, D_AA, D_POST, D_VMAX,
-       D_N };
+enum { D_THR, D_HEARTBEAT, D_PERIOD, D_FRAME, D_AV, D_AA, D_POST, D_VMAX, D_N };
 
 static const struct predict_param dr2_params[D_N] = {
 	[D_THR] = PREDICT_REAL("threshold", 20, 0.001, 1e6, "u", THR_DOC),
@@ -180,14 +182,14 @@ static const struct predict_param dr2_params[D_N] = {
 				  "off"),
 	[D_FRAME] = PREDICT_REAL("frame", 0.05, 0.001, 10, "s",
 				 "frame of the EWMA (eq. 3; Quake 0.05)"),
-	[D_AV] = PREDICT_REAL("alpha_v", 0.8, 0, 1, "",
-			      "EWMA weight of the newest velocity (eq. 3; 0.8)"),
+	[D_AV] =
+		PREDICT_REAL("alpha_v", 0.8, 0, 1, "",
+			     "EWMA weight of the newest velocity (eq. 3; 0.8)"),
 	[D_AA] = PREDICT_REAL("alpha_a", 0.8, 0, 1, "",
 			      "EWMA weight of the newest acceleration (0.8)"),
 	[D_POST] = PREDICT_BOOL("post", 0,
 				"speed cap and stop at walls (ablation)"),
-	[D_VMAX] = PREDICT_REAL("v_max", 320, 0, 1e6, "u/s",
-				"post: speed cap"),
+	[D_VMAX] = PREDICT_REAL("v_max", 320, 0, 1e6, "u/s", "post: speed cap"),
 };
 
 struct ant_cfg {
@@ -241,8 +243,8 @@ static void cfg_ant(struct ant_cfg *c, const double *v)
 		/* frames for eps^n to reach the drop level 1e-3 */
 		double n = ceil(log(1e-3) / log(c->eps));
 
-		c->window = c->region / 2 + n * c->v_max * c->frame +
-			    4 * c->cell;
+		c->window =
+			c->region / 2 + n * c->v_max * c->frame + 4 * c->cell;
 	}
 }
 
@@ -385,9 +387,7 @@ static double recency_w(struct ant_sender *s, const struct predict_ctx *ctx,
 	return tau >= s->c.recency ? 0 : 1.0 - tau / s->c.recency;
 }
 
-/* Generation of eq. 6: every point of interest deposits its
- * attractiveness to this player (never the player itself: ctx.peers
- * holds only the others). */
+/* 1 if q is beyond the window of sources that can reach R (R12). */
 static int far(const struct ant_cfg *c, const struct predict_state *x,
 	       const double q[3])
 {
@@ -395,11 +395,14 @@ static int far(const struct ant_cfg *c, const struct predict_state *x,
 				 fabs(q[1] - x->pos[1]) > c->window);
 }
 
+/* Generation of eq. 6: every point of interest deposits its
+ * attractiveness to this player (never the player itself: ctx.peers
+ * holds only the others). */
 static void generate(struct ant_sender *s, const struct predict_ctx *ctx,
 		     const struct predict_state *x)
 {
-	double base = s->c.rho * (s->c.lambda_on == LAMBDA_GEN ? s->c.lambda
-							       : 1.0);
+	double base =
+		s->c.rho * (s->c.lambda_on == LAMBDA_GEN ? s->c.lambda : 1.0);
 	double q[3];
 
 	if (s->c.game == GAME_QUAKE)
@@ -423,9 +426,8 @@ static void generate(struct ant_sender *s, const struct predict_ctx *ctx,
 		if (p->entity == x->entity || peer_pos(&s->c, p, x->t_ns, q) ||
 		    far(&s->c, x, q))
 			continue;
-		w = s->c.game == GAME_WOW
-			    ? 1.0
-			    : -recency_w(s, ctx, x, p->entity, q);
+		w = s->c.game == GAME_WOW ? 1.0
+					  : -recency_w(s, ctx, x, p->entity, q);
 		ant_grid_deposit(&s->g, q[0], q[1], base * w);
 	}
 }
@@ -596,8 +598,8 @@ static int ant_sender_tick(void *priv, const struct predict_ctx *ctx,
 		return make_update(s, ctx, x, PREDICT_REASON_HEARTBEAT, out);
 	if (s->c.period > 0)
 		return since >= s->c.period
-			       ? make_update(s, ctx, x,
-					     PREDICT_REASON_POSITION, out)
+			       ? make_update(s, ctx, x, PREDICT_REASON_POSITION,
+					     out)
 			       : 0;
 	{
 		struct ant_post pp;
@@ -606,8 +608,8 @@ static int ant_sender_tick(void *priv, const struct predict_ctx *ctx,
 		post_of(&s->c, ctx, &pp);
 		ant_motion_eval(&s->m, &pp, since, q, NULL);
 		if (v3_dist(q, x->pos) > s->c.thr) /* Algorithm 1: > eta */
-			return make_update(s, ctx, x,
-					   PREDICT_REASON_POSITION, out);
+			return make_update(s, ctx, x, PREDICT_REASON_POSITION,
+					   out);
 	}
 	return 0;
 }

@@ -16,8 +16,10 @@
 static const struct predictor *const registry[] = {
 	&predict_dis,
 	&predict_led,
-	&predict_ekb, &predict_is,
-	&predict_ant, &predict_dr2,
+	&predict_ekb,
+	&predict_is,
+	&predict_ant,
+	&predict_dr2,
 };
 
 #define N_REGISTRY (sizeof(registry) / sizeof(registry[0]))

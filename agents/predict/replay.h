@@ -123,7 +123,7 @@ struct replay_tick {
 /* What every client knows besides the updates, and the run's options.
  * Zero it, then set what applies. */
 struct replay_world {
-	struct predict_map_view map; /* lo == hi: the set's X-Y bounds */
+	struct predict_map_view map;	  /* lo == hi: the set's X-Y bounds */
 	const struct predict_item *items; /* the map's items */
 	const double *respawn_s;	  /* their respawn times, s */
 	size_t n_items;

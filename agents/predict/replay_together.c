@@ -74,8 +74,7 @@ static int due(const struct together *g, size_t i, int64_t t)
 /* Start the paths whose first sample is at t. */
 static void start_due(struct together *g, int64_t t)
 {
-	while (g->pend < g->set->n_paths &&
-	       first_t(g, g->order[g->pend]) == t)
+	while (g->pend < g->set->n_paths && first_t(g, g->order[g->pend]) == t)
 		g->act[g->n_act++] = g->order[g->pend++];
 }
 

@@ -88,11 +88,11 @@ int role_observer_new(const struct role_observer_cfg *c,
 		o->lanes[l] = c->lanes[l];
 		o->model[l] = role_model_id(c->lanes[l].p);
 		reckon_espdu_counters_init(&o->verdicts[l]);
-		err = o->model[l] ? predict_peerbook_init(&o->book[l], c->items,
-							  c->respawn_s,
-							  c->n_items,
-							  c->pickup_r)
-				  : -EINVAL;
+		err = o->model[l]
+			      ? predict_peerbook_init(&o->book[l], c->items,
+						      c->respawn_s, c->n_items,
+						      c->pickup_r)
+			      : -EINVAL;
 		if (err) {
 			for (size_t j = 0; j < l; j++)
 				predict_peerbook_free(&o->book[j]);

@@ -167,6 +167,8 @@ void role_truth_free(struct role_truth *tr)
 	free(tr->ctx);
 	free(tr->entities);
 	replay_set_free(&tr->set);
+	if (tr->owned_free)
+		tr->owned_free(tr->owned);
 	memset(tr, 0, sizeof(*tr));
 }
 

@@ -33,6 +33,10 @@ struct role_truth {
 	struct predict_ctx *ctx;     /* one per path, points into trend */
 	uint32_t *entities; /* distinct entities of the paths, sorted */
 	size_t n_entities;
+	/* optional, set by the host: what the ctx's static map and items
+	 * point into, released by role_truth_free */
+	void *owned;
+	void (*owned_free)(void *owned);
 };
 
 /* Build from t with replay options o (NULL: replay_opts_init defaults).

@@ -93,7 +93,7 @@ int main(void)
 	w.n_items = agent_map_items(&m, items, respawn, MAP_MAX_ITEMS);
 	w.items = items;
 	w.respawn_s = respawn;
-	w.pickup_r = 40;
+	w.pickup_r = AGENT_PICKUP_R;
 	dis_p = time_run(&set, NULL, "dis", "algorithm=fpw", res);
 	dis_t = time_run(&set, &w, "dis", "algorithm=fpw", res);
 	ant = time_run(&set, &w, "ant", NULL, res);

@@ -184,9 +184,10 @@ Test(ant_model, ewma_eq3)
  * then the whole displacement at v_max tau = 2 * 2.4 = 4.8. */
 Test(ant_model, motion_eq5_and_post)
 {
-	struct ant_motion m = {
-		.pos = {10, 0, 0}, .vel = {3, 0, 0}, .acc = {1, 0},
-		.force = {2, 0}};
+	struct ant_motion m = {.pos = {10, 0, 0},
+			       .vel = {3, 0, 0},
+			       .acc = {1, 0},
+			       .force = {2, 0}};
 	struct ant_post pp = {.on = 0};
 	double x[3];
 

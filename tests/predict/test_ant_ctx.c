@@ -17,7 +17,7 @@
 #include "world/map.h"
 #include "world/sim.h"
 
-#define MUTED 3
+#define MUTED  3
 #define T_MUTE 10000000000LL /* 10 s */
 
 struct rec {
@@ -53,8 +53,8 @@ static void make(struct trace *t, uint64_t seed)
 	struct trace_events ev;
 	char err[256];
 
-	cr_assert_eq(agent_map_load("arena", &arena, err, sizeof(err)), 0,
-		     "%s", err);
+	cr_assert_eq(agent_map_load("arena", &arena, err, sizeof(err)), 0, "%s",
+		     err);
 	sim_config_defaults(&c);
 	c.seed = seed;
 	c.nbots = 6;
@@ -83,7 +83,7 @@ static void run(const struct trace *t, int mute, struct rec *rec,
 	w.n_items = agent_map_items(&arena, items, respawn, MAP_MAX_ITEMS);
 	w.items = items;
 	w.respawn_s = respawn;
-	w.pickup_r = 40;
+	w.pickup_r = AGENT_PICKUP_R;
 	w.mute = mute;
 	w.mute_entity = MUTED;
 	w.mute_after_ns = T_MUTE;
