@@ -292,3 +292,98 @@ Test(ekb_replay, together_with_the_peer_book, .timeout = 120)
 	trace_free(&t);
 	map_free(&m);
 }
+
+/* ---- the hybrid on a crafted straight-then-turn trace ---- */
+
+struct turn_rec {
+	double max_err[4]; /* per phase, see below */
+	size_t n[4];
+};
+
+/* Entity 1 alone: east at 250 u/s for 5 s, then north at 250 u/s. */
+static void turn_truth(double t, double *x, double *y)
+{
+	*x = 250 * (t < 5 ? t : 5);
+	*y = t < 5 ? 0 : 250 * (t - 5);
+}
+
+static void on_turn(void *arg, uint32_t entity, int64_t t_ns,
+		    const double pos[3])
+{
+	struct turn_rec *r = arg;
+	double t = (double)t_ns * 1e-9, x, y, e;
+	int ph = t < 5 ? 0 : t < 5.625 ? 1 : t < 6.25 ? 2 : 3;
+
+	(void)entity;
+	turn_truth(t, &x, &y);
+	e = hypot(pos[0] - x, pos[1] - y);
+	if (e > r->max_err[ph])
+		r->max_err[ph] = e;
+	r->n[ph]++;
+}
+
+/*
+ * Lag 0.625 s = 40 ticks, so LKPT = t - 0.625 s. Hybrid EKB (T_hyb 0.15
+ * s < lag) looks back 0.625 s before LKPT:
+ *   phase 0, t < 5: LKPT and t on the east leg, no turn -> TDM, exact;
+ *   phase 1, 5 <= t < 5.625: LKPT still east -> TDM, off by the turn;
+ *   phase 2, 5.625 <= t < 6.25: the window holds the turn -> EKB (alone,
+ *     it slows toward V_R = 0 over E_max = 60 updates), not exact;
+ *   phase 3, t >= 6.25: the window is all north -> TDM, exact again.
+ * Plain EKB slows down on the straight legs too, so it is not exact in
+ * phase 0.
+ */
+Test(ekb_replay, hybrid_switches_on_a_straight_then_turn_trace)
+{
+	const char *kv_h[] = {"hybrid=1"};
+	struct predict_params par;
+	struct replay_opts ro;
+	struct replay_set set;
+	struct replay_lag_opts o;
+	struct replay_lag_result r;
+	struct turn_rec h, p;
+	struct trace t;
+
+	trace_init(&t);
+	t.tick_ns = TICK;
+	for (int k = 0; k < 640; k++) {
+		double tt = k * (TICK * 1e-9);
+		struct trace_sample s = {
+			.t_ns = (int64_t)k * TICK,
+			.entity = 1,
+			.team = 1,
+			.alive = 1,
+			.vx = tt < 5 ? 250 : 0,
+			.vy = tt < 5 ? 0 : 250,
+			.health = 100,
+			.ammo = 120,
+		};
+
+		turn_truth(tt, &s.x, &s.y);
+		cr_assert_eq(trace_append(&t, &s), 0);
+	}
+	replay_opts_init(&ro);
+	cr_assert_eq(replay_set_build(&t, &ro, &set), 0);
+	cr_assert_eq(set.n_paths, 1);
+	replay_lag_opts_init(&o);
+	o.lag_ns = 625000000;
+	o.on_display = on_turn;
+	memset(&h, 0, sizeof(h));
+	o.arg = &h;
+	params(&par, "ekb", kv_h, 1);
+	cr_assert_eq(replay_lag_run(&set, &o, &par, &r), 0);
+	memset(&p, 0, sizeof(p));
+	o.arg = &p;
+	params(&par, "ekb", NULL, 0);
+	cr_assert_eq(replay_lag_run(&set, &o, &par, &r), 0);
+	for (int ph = 0; ph < 4; ph++)
+		cr_assert_gt(h.n[ph], 30, "phase %d: %zu displays", ph,
+			     h.n[ph]);
+	cr_assert_lt(h.max_err[0], 1e-6, "%g", h.max_err[0]);
+	cr_assert_gt(h.max_err[1], 10);
+	cr_assert_gt(h.max_err[2], 10);
+	cr_assert_lt(h.max_err[3], 1e-6, "%g", h.max_err[3]);
+	cr_assert_gt(p.max_err[0], 10, "plain EKB slows on the straight");
+	replay_set_free(&set);
+	trace_free(&t);
+}
