@@ -5,10 +5,13 @@
 # (frames, error, updates/s, bytes/s) in the JSON and the table; OAEKB
 # loads the trace's map; avoid=1 with a map that does not exist fails
 # naming it; a deathmatch trace (arena, team 0) prints the fallback notice
-# once; a malformed --lag list is refused. Usage: ekb_cli.sh BUILD_DIR
+# once; a malformed --lag list is refused; a simulated run (reckond sim)
+# of ekb lanes on arena warns once per host that EKB falls back to TDM
+# and on field does not. Usage: ekb_cli.sh BUILD_DIR
 set -u
 export LC_ALL=C
 build=${1:?usage: ekb_cli.sh BUILD_DIR}
+build=$(cd "$build" && pwd)
 agent=$build/agents/reckon-agent
 if [ ! -x "$agent" ]; then
 	echo "SKIP: $agent not built"
@@ -72,4 +75,45 @@ check "... with the TDM fallback notice once" \
 	>/dev/null 2>"$tmp/l.err"
 check "malformed --lag refused" test $? -eq 2
 check "... saying what --lag wants" grep -q -- "--lag wants" "$tmp/l.err"
+
+# reckond sim: ekb lanes on a deathmatch map warn at start-up, on a team
+# map they do not (runs in $tmp: the results directory goes there)
+reckond=$build/daemon/reckond
+root=$(pwd)
+if [ -x "$reckond" ]; then
+	for m in arena field; do
+		cat >"$tmp/$m.ini" <<INI
+[scenario]
+name = ekb-$m
+duration = 10s
+seed = 1
+repetitions = 1
+
+[host p1]
+role = player
+args = --map $m --bots 4 --duration 8 --predictor ekb \\
+ --predictor ekb:avoid=1,hybrid=1 --to {addr:obs}
+
+[host obs]
+role = observer
+args = --map $m --bots 4 --duration 8 --threshold 32 --linger 1 \\
+ --predictor ekb --predictor ekb:avoid=1,hybrid=1
+
+[defaults]
+link = delay 50ms
+INI
+		(cd "$tmp" && RECKON_MAP_DIR=$root/scenarios/maps \
+			"$reckond" sim "$m.ini" >"$tmp/$m.out" 2>&1)
+		rc=$?
+		[ $rc -eq 0 ] || tail -5 "$tmp/$m.out"
+		check "reckond sim ekb lanes on $m" test $rc -eq 0
+	done
+	check "arena: each host warns once that EKB falls back to TDM" \
+		test "$(grep -c 'warning: ekb: the trace has no teams' \
+			"$tmp/arena.out")" -eq 2
+	check "field: no such warning" \
+		test "$(grep -c 'no teams' "$tmp/field.out")" -eq 0
+else
+	echo "skip reckond sim checks: $reckond not built"
+fi
 exit $fail
