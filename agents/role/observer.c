@@ -191,6 +191,16 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 	return err == -ENOMEM ? err : 0;
 }
 
+int role_observer_peers(struct role_observer *o, uint16_t lane, uint32_t self,
+			struct predict_ctx *out)
+{
+	if (!o || !out || lane >= o->n_lanes)
+		return -EINVAL;
+	predict_ctx_init(out);
+	predict_peerbook_ctx(&o->book[lane], self, out);
+	return 0;
+}
+
 int64_t role_observer_next(const struct role_observer *o)
 {
 	return o->next;

@@ -97,6 +97,13 @@ void role_observer_totals(const struct role_observer *o, uint64_t *received,
 int role_observer_quantiles(const struct role_observer *o, uint16_t lane,
 			    double *out, size_t nq, uint64_t *frames);
 
+/* The peers and items lane's receivers of entity self are given now:
+ * ctx.peers holds every other entity's last update applied on lane (as
+ * received), ctx.items the items as last known; the other fields are
+ * zero. Valid until the next call on o. 0 or -EINVAL. */
+int role_observer_peers(struct role_observer *o, uint16_t lane, uint32_t self,
+			struct predict_ctx *out);
+
 /* Metric rows (lanes x entities of the truth) and row i; error
  * statistics are computed here (nearest-rank percentiles). */
 size_t role_observer_rows(const struct role_observer *o);
