@@ -30,7 +30,7 @@
 #include "agent_io.h"
 #include "json_out.h"
 
-#define MAX_KV 64
+#define MAX_KV	 64
 #define MAX_LAGS 32
 
 static int usage(void)
@@ -339,7 +339,6 @@ static int run_experiment(const struct replay_set *set,
 	return 0;
 }
 
-
 struct lag_args {
 	int64_t lag_ns[MAX_LAGS];
 	int n;
@@ -354,7 +353,8 @@ static void print_lag(int json, int first, const struct replay_lag_result *a,
 	double hp = a->n ? 100.0 * (double)a->hits / (double)a->n : 0;
 
 	if (json) {
-		printf("%s\n    {\"lag_ms\": %.0f, \"paper\": {\"predictions\": "
+		printf("%s\n    {\"lag_ms\": %.0f, \"paper\": "
+		       "{\"predictions\": "
 		       "%" PRIu64 ", \"skipped\": %" PRIu64 ", \"aee\": %.4f, "
 		       "\"median\": %.4f, \"p95\": %.4f, \"hits\": %" PRIu64
 		       ", \"hit_pct\": %.3f}, \"ours\": {\"frames\": %" PRIu64
@@ -537,8 +537,9 @@ int cmd_replay(int argc, char *argv[])
 			return usage();
 		} else if (!strcmp(a, "--lag")) {
 			if (parse_lags(argv[++i], &la)) {
-				fprintf(stderr, "replay: --lag wants MS[,MS...] "
-						"(0..600000, at most %d)\n",
+				fprintf(stderr,
+					"replay: --lag wants MS[,MS...] "
+					"(0..600000, at most %d)\n",
 					MAX_LAGS);
 				return usage();
 			}

@@ -290,11 +290,12 @@ int agent_truth_bind(struct shell_opts *o, const struct role_truth *tr,
 	/* EKB without teams falls back to TDM (docs/predictors.md) */
 	for (size_t l = 0; l < o->n_lanes; l++)
 		if (warn && warnlen && !warn[0] &&
-		    !strcmp(o->lanes[l].p->name, "ekb") &&
-		    tr->set.n_paths && replay_set_teams(&tr->set) == 0)
+		    !strcmp(o->lanes[l].p->name, "ekb") && tr->set.n_paths &&
+		    replay_set_teams(&tr->set) == 0)
 			say(warn, warnlen, 0,
 			    "ekb: the trace has no teams (deathmatch): EKB has "
 			    "no teammates or enemies and falls back to "
-			    "first-order dead reckoning (TDM) for every entity");
+			    "first-order dead reckoning (TDM) for every "
+			    "entity");
 	return 0;
 }
