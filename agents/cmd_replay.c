@@ -6,25 +6,34 @@
  * `--experiment led` repeats Steele's experiment (paper 000 §VI): DR at a
  * fixed threshold against led reckoning on seeded random subject paths,
  * with Welch's t and Cohen's d. `--list` prints the predictors and their
- * parameter tables (the source of docs/predictors.md). Only I/O is here.
+ * parameter tables (the source of docs/predictors.md). `--lag MS[,MS..]`
+ * replays every entity at once at each fixed lag (replay_lag.c): paper
+ * 003's AEE, median and hits with the full state sent every tick, and
+ * ours (the predictor's own sender: error every frame, updates/s,
+ * bytes/s). Only I/O is here.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_replay_ant.h"
 #include "predict/predict.h"
 #include "predict/replay.h"
 #include "predict/stats.h"
-#include "io/agent_io.h"
+#include "predict/map_view.h"
+#include "proto/espdu.h"
 #include "world/geom.h"
 #include "world/map.h"
 #include "world/trace.h"
+#include "io/agent_io.h"
 #include "json_out.h"
 
-#define MAX_KV 64
+#define MAX_KV	 64
+#define MAX_LAGS 32
 
 static int usage(void)
 {
@@ -34,6 +43,13 @@ static int usage(void)
 		"       reckon-agent replay --trace FILE --experiment led "
 		"[--subjects N] [--seed S] [--dr-eta U] [--param k=v ...] "
 		"[--json]\n"
+		"       reckon-agent replay --trace FILE --predictor NAME "
+		"--together [--map NAME] [--pickup-r U] ...\n"
+		"       reckon-agent replay --trace FILE --predictor NAME "
+		"--lag MS[,MS...] [--stride N] [--hit U] [--map NAME] "
+		"[--param k=v ...] [--json]\n"
+		"       reckon-agent replay --trace FILE --experiment ant "
+		"[--map NAME] [--ant-params k=v,...]\n"
 		"       reckon-agent replay --list\n"
 		"path options: --jump U (100) --min-duration S (5) --grid N "
 		"(100) --all-teams --no-leave-one-out\n");
@@ -76,29 +92,61 @@ static int apply_params(struct predict_params *par, char **kv, int n)
 	return 0;
 }
 
-/* The map of the trace (--map, else its "# map=") for line of sight;
- * 0 with *have = 0 when there is none, -1 after a message when a named
- * map cannot be read. */
-static int load_map(const char *name, struct map *m, int *have)
+/* The map of the trace: --map NAME, else the trace's "# map=". 0 with
+ * *have set; -1 after a message when --map names a map that cannot be
+ * loaded or the trace's map is found but cannot be read. A trace's map
+ * that is not found leaves *have = 0 (map_needed says who minds). */
+static int load_map(const char *given, const char *from_trace, struct map *m,
+		    int *have)
 {
-	char path[4200], why[256] = "";
-	FILE *f;
+	const char *name = given ? given : from_trace;
+	char why[4400] = "";
 	int rc;
 
 	*have = 0;
-	if (!name || !*name)
+	if (!name || !name[0])
 		return 0;
-	f = agent_map_open(name, path, sizeof(path));
-	if (!f)
+	rc = agent_map_load(name, m, why, sizeof(why));
+	if (rc == -ENOENT && !given)
 		return 0;
-	rc = map_read(f, m, why, sizeof(why));
-	fclose(f);
 	if (rc) {
-		fprintf(stderr, "replay: %s: %s\n", path,
-			rc == -EINVAL ? why : strerror(-rc));
+		fprintf(stderr, "replay: %s\n", why);
 		return -1;
 	}
 	*have = 1;
+	return 0;
+}
+
+/* 1, after a message, when the run cannot go on without the map it did
+ * not find: dhsm's line-of-sight gate, EKB's obstacle avoidance (--lag),
+ * the together mode of a trace that names its map. */
+static int map_needed(const struct predictor *p,
+		      const struct predict_params *par, int lag, int together,
+		      const char *trace_map)
+{
+	double v;
+
+	if (p == &predict_dhsm && predict_params_get(par, "los_gate", &v) == 0 &&
+	    v != 2) {
+		fprintf(stderr, "replay: dhsm's los_gate needs the trace's map: "
+				"--map NAME (trace map '%s' not found), or "
+				"--param los_gate=off\n",
+			trace_map);
+		return 1;
+	}
+	if (lag && predict_params_get(par, "avoid", &v) == 0 && v) {
+		fprintf(stderr, "replay: avoid=1 needs the map: the trace's "
+				"('%s') is not found, give --map NAME\n",
+			trace_map);
+		return 1;
+	}
+	if (together && trace_map[0]) {
+		fprintf(stderr, "replay: map '%s' of the trace not found "
+				"(looked in $RECKON_MAP_DIR, scenarios/maps and "
+				"next to the program); give --map NAME\n",
+			trace_map);
+		return 1;
+	}
 	return 0;
 }
 
@@ -189,6 +237,7 @@ static void print_row(int json, int first, const char *label, long entity,
 }
 
 static int run_replay(const struct replay_set *set, const struct replay_opts *o,
+		      const struct replay_world *w,
 		      const struct predict_params *par, const char *trace,
 		      int json)
 {
@@ -209,7 +258,8 @@ static int run_replay(const struct replay_set *set, const struct replay_opts *o,
 		fprintf(stderr, "replay: out of memory\n");
 		return 1;
 	}
-	err = replay_run_set(set, o, par, res, errs);
+	err = w ? replay_run_together(set, w, par, res, errs)
+		: replay_run_set(set, o, par, res, errs);
 	if (err) {
 		fprintf(stderr, "replay: %s: %s\n", par->p->name,
 			strerror(-err));
@@ -223,16 +273,16 @@ static int run_replay(const struct replay_set *set, const struct replay_opts *o,
 		json_fputs_str(stdout, trace);
 		printf(",\n  \"predictor\": \"%s\",\n"
 		       "  \"params\": \"%s\",\n  \"latency_ns\": 0,\n"
-		       "  \"entities\": [",
-		       par->p->name, pstr);
+		       "  \"together\": %s,\n  \"entities\": [",
+		       par->p->name, pstr, w ? "true" : "false");
 	} else {
-		printf("# %s on %s, zero latency (%zu paths; %" PRIu64
+		printf("# %s on %s, zero latency%s (%zu paths; %" PRIu64
 		       " short, %" PRIu64 " dead samples dropped)\n# %s\n"
 		       "%-8s %4s %6s %10s %9s %7s %10s %10s %10s\n",
-		       par->p->name, trace, set->n_paths, set->dropped_short,
-		       set->dropped_dead, pstr, "entity", "team", "paths",
-		       "seconds", "upd/s", "b2b%", "err_mean", "err_p95",
-		       "err_max");
+		       par->p->name, trace, w ? ", together" : "", set->n_paths,
+		       set->dropped_short, set->dropped_dead, pstr, "entity",
+		       "team", "paths", "seconds", "upd/s", "b2b%", "err_mean",
+		       "err_p95", "err_max");
 	}
 	const double *e = errs;
 
@@ -349,6 +399,121 @@ static int run_experiment(const struct replay_set *set,
 	return 0;
 }
 
+struct lag_args {
+	int64_t lag_ns[MAX_LAGS];
+	int n;
+	size_t stride;
+	double hit;
+	const struct map *world;
+};
+
+static void print_lag(int json, int first, const struct replay_lag_result *a,
+		      const struct replay_lag_result *b)
+{
+	double hp = a->n ? 100.0 * (double)a->hits / (double)a->n : 0;
+
+	if (json) {
+		printf("%s\n    {\"lag_ms\": %.0f, \"paper\": "
+		       "{\"predictions\": "
+		       "%" PRIu64 ", \"skipped\": %" PRIu64 ", \"aee\": %.4f, "
+		       "\"median\": %.4f, \"p95\": %.4f, \"hits\": %" PRIu64
+		       ", \"hit_pct\": %.3f}, \"ours\": {\"frames\": %" PRIu64
+		       ", \"err_mean\": %.4f, \"err_median\": %.4f, "
+		       "\"err_p95\": %.4f, \"updates\": %" PRIu64
+		       ", \"updates_per_s\": %.4f, \"bytes_per_s\": %.2f}}",
+		       first ? "" : ",", (double)a->lag_ns * 1e-6, a->n,
+		       a->skipped, a->aee, a->median, a->p95, a->hits, hp, b->n,
+		       b->aee, b->median, b->p95, b->updates, b->updates_per_s,
+		       b->bytes_per_s);
+		return;
+	}
+	printf("%6.0f %9" PRIu64 " %9.2f %9.2f %7.2f | %9" PRIu64
+	       " %9.2f %9.2f %9.3f %10.1f\n",
+	       (double)a->lag_ns * 1e-6, a->n, a->aee, a->median, hp, b->n,
+	       b->aee, b->p95, b->updates_per_s, b->bytes_per_s);
+}
+
+static int run_lag(const struct replay_set *set, const struct lag_args *la,
+		   const struct predict_params *par, const char *trace,
+		   int json)
+{
+	struct replay_lag_opts o;
+	char pstr[1024];
+	double hsum = 0;
+
+	predict_params_format(par, pstr, sizeof(pstr));
+	if (json) {
+		printf("{\n  \"trace\": ");
+		json_fputs_str(stdout, trace);
+		printf(",\n  \"predictor\": \"%s\",\n  \"params\": \"%s\",\n"
+		       "  \"hit_threshold\": %g,\n  \"stride\": %zu,\n"
+		       "  \"lags\": [",
+		       par->p->name, pstr, la->hit, la->stride);
+	} else {
+		printf("# %s on %s, fixed lag, all entities together (%zu "
+		       "paths)\n# %s\n# paper: full state every tick, "
+		       "prediction from LKPT = t - lag, every %zu. tick; "
+		       "hit <= %g u\n# ours: the predictor's sender, updates "
+		       "delayed by the lag, error every frame\n"
+		       "%6s %9s %9s %9s %7s | %9s %9s %9s %9s %10s\n",
+		       par->p->name, trace, set->n_paths, pstr, la->stride,
+		       la->hit, "lag_ms", "n_pred", "aee", "median", "hits%",
+		       "frames", "err_mean", "err_p95", "upd/s", "bytes/s");
+	}
+	for (int i = 0; i < la->n; i++) {
+		struct replay_lag_result a, b;
+		int err;
+
+		replay_lag_opts_init(&o);
+		o.lag_ns = la->lag_ns[i];
+		o.hit_threshold = la->hit;
+		o.stride = la->stride;
+		o.world = la->world;
+		o.update_bytes = RECKON_ESPDU_MIN_LEN;
+		err = replay_lag_run(set, &o, par, &a);
+		if (!err) {
+			o.every_tick = 0;
+			o.stride = 1;
+			err = replay_lag_run(set, &o, par, &b);
+		}
+		if (err) {
+			fprintf(stderr, "replay: %s at lag %.0f ms: %s\n",
+				par->p->name, (double)o.lag_ns * 1e-6,
+				strerror(-err));
+			return 1;
+		}
+		hsum += a.n ? 100.0 * (double)a.hits / (double)a.n : 0;
+		print_lag(json, i == 0, &a, &b);
+	}
+	if (json)
+		printf("\n  ],\n  \"total_hit_pct\": %.3f\n}\n", hsum / la->n);
+	else
+		printf("# total hit%% (mean over lags, paper 003 Fig. 8): "
+		       "%.2f\n",
+		       hsum / la->n);
+	return 0;
+}
+
+static int parse_lags(const char *s, struct lag_args *la)
+{
+	char buf[512], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double ms;
+
+		errno = 0;
+		ms = strtod(t, &end);
+		if (errno || end == t || *end || !(ms >= 0 && ms <= 600000) ||
+		    la->n == MAX_LAGS)
+			return -1;
+		la->lag_ns[la->n++] = (int64_t)llround(ms * 1e6);
+	}
+	return la->n ? 0 : -1;
+}
+
 static int parse_num(const char *s, double lo, double hi, double *out)
 {
 	char *end;
@@ -365,7 +530,7 @@ static int parse_num(const char *s, double lo, double hi, double *out)
 int cmd_replay(int argc, char *argv[])
 {
 	const char *trace_path = NULL, *name = NULL, *experiment = NULL;
-	const char *map_name = NULL;
+	struct lag_args la = {.stride = 1, .hit = 32};
 	struct map map;
 	int have_map = 0;
 	char *kv[MAX_KV];
@@ -377,6 +542,11 @@ int cmd_replay(int argc, char *argv[])
 	const struct predictor *p;
 	struct replay_set set;
 	struct trace t;
+	struct replay_world world;
+	struct predict_item items[MAP_MAX_ITEMS];
+	double respawn[MAP_MAX_ITEMS], pickup_r = AGENT_PICKUP_R;
+	const char *map_name = NULL, *ant_extra = NULL;
+	int together = 0;
 
 	replay_opts_init(&o);
 	for (int i = 0; i < argc; i++) {
@@ -387,6 +557,8 @@ int cmd_replay(int argc, char *argv[])
 			return list_predictors();
 		if (!strcmp(a, "--json")) {
 			json = 1;
+		} else if (!strcmp(a, "--together")) {
+			together = 1;
 		} else if (!strcmp(a, "--all-teams")) {
 			o.team_filter = 0;
 		} else if (!strcmp(a, "--no-leave-one-out")) {
@@ -394,10 +566,30 @@ int cmd_replay(int argc, char *argv[])
 		} else if (!v) {
 			fprintf(stderr, "replay: %s needs a value\n", a);
 			return usage();
+		} else if (!strcmp(a, "--lag")) {
+			if (parse_lags(argv[++i], &la)) {
+				fprintf(stderr,
+					"replay: --lag wants MS[,MS...] "
+					"(0..600000, at most %d)\n",
+					MAX_LAGS);
+				return usage();
+			}
+		} else if (!strcmp(a, "--stride")) {
+			if (parse_num(argv[++i], 1, 1e6, &num))
+				return usage();
+			la.stride = (size_t)num;
+		} else if (!strcmp(a, "--hit")) {
+			if (parse_num(argv[++i], 0, 1e9, &la.hit))
+				return usage();
 		} else if (!strcmp(a, "--trace")) {
 			trace_path = argv[++i];
+		} else if (!strcmp(a, "--ant-params")) {
+			ant_extra = argv[++i];
 		} else if (!strcmp(a, "--map")) {
 			map_name = argv[++i];
+		} else if (!strcmp(a, "--pickup-r")) {
+			if (parse_num(argv[++i], 0, 1e9, &pickup_r))
+				return usage();
 		} else if (!strcmp(a, "--predictor")) {
 			name = argv[++i];
 		} else if (!strcmp(a, "--experiment")) {
@@ -436,13 +628,18 @@ int cmd_replay(int argc, char *argv[])
 	}
 	if (!trace_path)
 		return usage();
-	if (experiment && strcmp(experiment, "led") != 0) {
-		fprintf(stderr, "replay: unknown experiment '%s' (led)\n",
+	if (experiment && strcmp(experiment, "led") != 0 &&
+	    strcmp(experiment, "ant") != 0) {
+		fprintf(stderr, "replay: unknown experiment '%s' (led, ant)\n",
 			experiment);
 		return 2;
 	}
-	if (experiment)
+	if (experiment && !strcmp(experiment, "ant")) {
+		together = 1;
+		name = "ant";
+	} else if (experiment) {
 		name = "led";
+	}
 	if (!name)
 		return usage();
 	p = predict_find(name);
@@ -456,23 +653,17 @@ int cmd_replay(int argc, char *argv[])
 		return 2;
 	if (load_trace(trace_path, &t))
 		return 1;
-	if (load_map(map_name ? map_name : t.map, &map, &have_map)) {
+	if (load_map(map_name, t.map, &map, &have_map)) {
 		trace_free(&t);
 		return 1;
+	}
+	if (!have_map && map_needed(p, &par, la.n, together, t.map)) {
+		trace_free(&t);
+		return 2;
 	}
 	if (have_map) {
 		o.world = &map;
 		o.los = geom_los_view;
-	} else if (p == &predict_dhsm &&
-		   predict_params_get(&par, "los_gate", &num) == 0 &&
-		   num != 2) {
-		fprintf(stderr,
-			"replay: dhsm's los_gate needs the trace's map: "
-			"--map NAME (trace map '%s' not found), or "
-			"--param los_gate=off\n",
-			t.map);
-		trace_free(&t);
-		return 2;
 	}
 	rc = replay_set_build(&t, &o, &set);
 	trace_free(&t);
@@ -486,11 +677,37 @@ int cmd_replay(int argc, char *argv[])
 		replay_set_free(&set);
 		return 1;
 	}
-	if (experiment)
+	if (!strcmp(p->name, "ekb") && replay_set_teams(&set) == 0)
+		fprintf(stderr,
+			"replay: ekb: %s has no teams (deathmatch): EKB has "
+			"no teammates or enemies and falls back to first-order "
+			"dead reckoning (TDM) for every entity\n",
+			trace_path);
+	if (!strcmp(p->name, "ekb") && !la.n && !together && !experiment)
+		fprintf(stderr,
+			"replay: ekb: each path alone sees no other entity; "
+			"use --together or --lag to give EKB its teammates "
+			"and enemies\n");
+	memset(&world, 0, sizeof(world));
+	if (have_map) {
+		la.world = &map;
+		predict_map_view(&map, &world.map);
+		world.n_items =
+			predict_map_items(&map, items, respawn, MAP_MAX_ITEMS);
+		world.items = items;
+		world.respawn_s = respawn;
+		world.pickup_r = pickup_r;
+	}
+	if (la.n)
+		rc = run_lag(&set, &la, &par, trace_path, json);
+	else if (experiment && together)
+		rc = replay_ant_experiment(&set, &world, trace_path, ant_extra);
+	else if (experiment)
 		rc = run_experiment(&set, &o, &par, dr_eta, (uint64_t)seed,
 				    (size_t)subjects, trace_path, json);
 	else
-		rc = run_replay(&set, &o, &par, trace_path, json);
+		rc = run_replay(&set, &o, together ? &world : NULL, &par,
+				trace_path, json);
 	replay_set_free(&set);
 	if (have_map)
 		map_free(&map);

@@ -332,6 +332,7 @@ static int make_machine(struct shell *sh)
 			.n_lanes = o->n_lanes,
 			.threshold = o->threshold,
 			.geo = &o->geo,
+			.pickup_r = AGENT_PICKUP_R,
 		};
 
 		return role_observer_new(&c, &sh->ob);

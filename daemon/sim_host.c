@@ -146,6 +146,7 @@ int sim_host_start(struct sim_host *h, const struct role_truth *tr,
 			.n_lanes = o->n_lanes,
 			.threshold = o->threshold,
 			.geo = &o->geo,
+			.pickup_r = AGENT_PICKUP_R,
 		};
 
 		rc = role_observer_new(&c, &h->ob);

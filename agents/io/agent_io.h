@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "predict/predict.h"
 #include "proto/game_coords.h"
@@ -95,21 +96,30 @@ int agent_opts_parse(struct shell_opts *o, int argc, char *argv[],
 /* The option summary for usage messages (static text). */
 const char *agent_opts_usage(void);
 
-/* The trace of o: the file, or the bot simulation of --map (maps from
- * $RECKON_MAP_DIR, ./scenarios/maps, next to the program). 0 or -errno
- * with the reason in err. */
 /* The truth of a run: agent_trace_load, plus the training session of
  * --trend-train / --trend-trace when given, into role_truth_build_trained,
- * with the map of --map or of the trace's "# map=" for line of sight
- * (needed by dhsm's gate). 0 or -errno with the reason in err. */
+ * with the map of --map or of the trace's "# map=" (role_truth_set_map:
+ * bounds, line of sight and items for every context). A map that is not
+ * found is an error only for dhsm's line-of-sight gate. 0 or -errno with
+ * the reason in err. */
 int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
 		     char *err, size_t errlen);
 
+/* The trace of o: the file, or the bot simulation of --map. 0 or -errno
+ * with the reason in err. */
 int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 		     size_t errlen);
-/* Open map name (a path, or a name looked up like agent_trace_load's);
- * the path tried last goes into path. NULL if not found. */
+
+/* A map by name (or path) from $RECKON_MAP_DIR, ./scenarios/maps or next
+ * to the program: the open file with its path in path, or NULL. */
 FILE *agent_map_open(const char *name, char *path, size_t plen);
+/* Load map name as agent_map_open finds it; 0, -ENOENT (not found) or
+ * -errno, with the reason in err. */
+int agent_map_load(const char *name, struct map *out, char *err, size_t errlen);
+
+/* Radius of the item pickup inference (agents/predict/peers.h): the
+ * bots' pickup radius in agents/world/sim.c. */
+#define AGENT_PICKUP_R 40.0
 
 /* Check o's entities against tr and expand --player-index/--players into
  * the entity list. 0; -ENOENT (an --entities id has no path) or -ERANGE

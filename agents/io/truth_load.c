@@ -71,27 +71,36 @@ FILE *agent_map_open(const char *name, char *path, size_t plen)
 	return NULL;
 }
 
-static int generate(const struct shell_opts *o, struct trace *out, char *err,
-		    size_t errlen)
+int agent_map_load(const char *name, struct map *out, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 64], why[256] = "";
-	struct trace_events ev;
-	struct sim_config c;
-	struct map m;
-	FILE *f;
+	FILE *f = agent_map_open(name, path, sizeof(path));
 	int rc;
 
-	f = agent_map_open(o->map, path, sizeof(path));
 	if (!f)
 		return say(err, errlen, -ENOENT,
 			   "map '%s' not found (looked in $RECKON_MAP_DIR, "
 			   "scenarios/maps and next to the program)",
-			   o->map);
-	rc = map_read(f, &m, why, sizeof(why));
+			   name);
+	rc = map_read(f, out, why, sizeof(why));
 	fclose(f);
 	if (rc)
 		return say(err, errlen, rc, "%s: %s", path,
 			   rc == -EINVAL ? why : strerror(-rc));
+	return 0;
+}
+
+static int generate(const struct shell_opts *o, struct trace *out, char *err,
+		    size_t errlen)
+{
+	struct trace_events ev;
+	struct sim_config c;
+	struct map m;
+	int rc;
+
+	rc = agent_map_load(o->map, &m, err, errlen);
+	if (rc)
+		return rc;
 	sim_config_defaults(&c);
 	c.seed = o->seed;
 	if (o->bots)
@@ -152,39 +161,43 @@ static int needs_los(const struct shell_opts *o)
 	return 0;
 }
 
-/* The map of the run (--map, else the trace's "# map=") for the
- * predictors' line of sight; missing is an error only for a lane that
- * needs it. */
+/* Give the truth the map of the run (--map, else the trace's "# map="):
+ * every path's context then has the map's bounds, line of sight and
+ * items (role_truth_set_map). A map that is not found is an error only
+ * when a lane needs line of sight; one that cannot be read always is.
+ * On error tr is freed. */
 static int truth_map(const struct shell_opts *o, const char *trace_map,
 		     struct role_truth *tr, char *err, size_t errlen)
 {
 	const char *name = o->map ? o->map : trace_map;
-	char path[PATH_MAX + 64], why[256] = "";
-	struct map *m;
-	FILE *f =
-		name && *name ? agent_map_open(name, path, sizeof(path)) : NULL;
+	struct map *m = malloc(sizeof(*m));
+	char why[PATH_MAX + 320] = "";
 	int rc;
 
-	if (!f) {
-		if (!needs_los(o))
+	if (!m)
+		rc = -ENOMEM;
+	else if (!name || !name[0])
+		rc = -ENOENT;
+	else
+		rc = agent_map_load(name, m, why, sizeof(why));
+	if (rc == -ENOENT && !needs_los(o)) {
+		free(m);
+		return 0;
+	}
+	if (!rc) {
+		rc = role_truth_set_map(tr, m); /* owns m from here */
+		if (!rc)
 			return 0;
-		role_truth_free(tr);
-		return say(err, errlen, -ENOENT,
+		m = NULL;
+	}
+	free(m);
+	role_truth_free(tr);
+	if (rc == -ENOENT)
+		return say(err, errlen, rc,
 			   "dhsm's los_gate needs the map '%s' (--map, or the "
 			   "trace's # map=), not found; or set los_gate=off",
 			   name ? name : "");
-	}
-	m = malloc(sizeof(*m));
-	rc = m ? map_read(f, m, why, sizeof(why)) : -ENOMEM;
-	fclose(f);
-	if (rc) {
-		free(m);
-		role_truth_free(tr);
-		return say(err, errlen, rc, "%s: %s", path,
-			   rc == -EINVAL ? why : strerror(-rc));
-	}
-	role_truth_set_map(tr, m);
-	return 0;
+	return say(err, errlen, rc, "%s", why[0] ? why : strerror(-rc));
 }
 
 /* The training session for --trend-train: another game on the same map,
@@ -268,5 +281,15 @@ int agent_truth_bind(struct shell_opts *o, const struct role_truth *tr,
 			say(warn, warnlen, 0, "no entity for player %d of %d",
 			    o->player_index, o->players);
 	}
+	/* EKB without teams falls back to TDM (docs/predictors.md) */
+	for (size_t l = 0; l < o->n_lanes; l++)
+		if (warn && warnlen && !warn[0] &&
+		    !strcmp(o->lanes[l].p->name, "ekb") && tr->set.n_paths &&
+		    replay_set_teams(&tr->set) == 0)
+			say(warn, warnlen, 0,
+			    "ekb: the trace has no teams (deathmatch): EKB has "
+			    "no teammates or enemies and falls back to "
+			    "first-order dead reckoning (TDM) for every "
+			    "entity");
 	return 0;
 }

@@ -31,6 +31,8 @@ struct predict_state {
 	double acc[3];
 	double ori[3];	  /* psi, theta, phi (radians) */
 	double angvel[3]; /* rad/s, body frame */
+	int16_t health;	  /* the sender's own health (AntReckoning) */
+	int16_t armor, ammo; /* the sender's armour and ammo (EKB strength) */
 };
 
 /* What a receiver shows for the remote entity at a time. */
@@ -83,8 +85,15 @@ struct predict_map_view {
 struct predict_ctx {
 	struct predict_map_view map;
 	const struct predict_trend *trend; /* led: map of the entity's team */
-	const struct predict_peer *peers;  /* others, as received */
+	/* ctx.peers: every other entity's last applied update, as received
+	 * (never its truth), sorted by entity; t_ns is the update's send
+	 * time, pos/vel its fields, health/armor/ammo 0 (not on the wire).
+	 * Valid for the duration of the call. Built by agents/predict/peers.h
+	 * in replay_run_together and in the observer role. */
+	const struct predict_peer *peers;
 	size_t n_peers;
+	/* ctx.items: the map's items as last known (peers.h: presence
+	 * inferred from received positions and static respawn times) */
 	const struct predict_item *items;
 	size_t n_items;
 	const double *goal; /* HSM/DHSM dynamic goal position, or NULL */
@@ -128,7 +137,7 @@ struct predict_param {
 		.unit = "", .choices = (ch), .doc = (txt)                      \
 	}
 
-#define PREDICT_MAX_PARAMS 24
+#define PREDICT_MAX_PARAMS 32
 
 struct predictor;
 
@@ -176,6 +185,9 @@ struct predictor {
 			       const struct predict_update *u, int64_t now_ns);
 	int (*receiver_display)(void *priv, const struct predict_ctx *ctx,
 				int64_t t_ns, struct predict_display *out);
+	/* optional: release what init allocated in a sender's or a
+	 * receiver's priv (called before priv is freed) */
+	void (*fini)(void *priv);
 };
 
 /* Predictor by name ("dis", "led", ...); NULL if unknown. */
@@ -228,5 +240,8 @@ void predict_receiver_free(struct predict_receiver *r);
 extern const struct predictor predict_dis;
 extern const struct predictor predict_led;
 extern const struct predictor predict_dhsm;
+extern const struct predictor predict_ekb;
+extern const struct predictor predict_is;
+extern const struct predictor predict_ant, predict_dr2;
 
 #endif

@@ -17,6 +17,10 @@ static const struct predictor *const registry[] = {
 	&predict_dis,
 	&predict_led,
 	&predict_dhsm,
+	&predict_ekb,
+	&predict_is,
+	&predict_ant,
+	&predict_dr2,
 };
 
 #define N_REGISTRY (sizeof(registry) / sizeof(registry[0]))
@@ -78,6 +82,8 @@ int predict_sender_new(const struct predict_params *par,
 	}
 	err = par->p->sender_init(s->priv, par);
 	if (err) {
+		if (par->p->fini)
+			par->p->fini(s->priv);
 		free(s->priv);
 		free(s);
 		return err;
@@ -122,6 +128,8 @@ void predict_sender_free(struct predict_sender *s)
 {
 	if (!s)
 		return;
+	if (s->p->fini)
+		s->p->fini(s->priv);
 	free(s->priv);
 	free(s);
 }
@@ -145,6 +153,8 @@ int predict_receiver_new(const struct predict_params *par,
 	}
 	err = par->p->receiver_init(r->priv, par);
 	if (err) {
+		if (par->p->fini)
+			par->p->fini(r->priv);
 		free(r->priv);
 		free(r);
 		return err;
@@ -221,6 +231,8 @@ void predict_receiver_free(struct predict_receiver *r)
 {
 	if (!r)
 		return;
+	if (r->p->fini)
+		r->p->fini(r->priv);
 	free(r->priv);
 	free(r);
 }

@@ -222,6 +222,9 @@ void replay_state_at(const struct replay_path *p, size_t k,
 	v3_set(x.pos, s->x, s->y, s->z);
 	v3_set(x.vel, s->vx, s->vy, s->vz);
 	x.ori[0] = angle_wrap(s->yaw * M_PI / 180.0);
+	x.health = s->health;
+	x.armor = s->armor;
+	x.ammo = s->ammo;
 	if (k > 0) {
 		const struct trace_sample *q = &p->s[k - 1];
 		double dt = (double)(s->t_ns - q->t_ns) * 1e-9;

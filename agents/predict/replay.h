@@ -91,6 +91,7 @@ struct replay_result {
 	double err_mean;       /* mean |x - Q| over ticks, 3-D (A7) */
 	double err_xy_mean;
 	double err_p95, err_max;
+	uint64_t blind; /* together mode: ticks with nothing to show */
 };
 
 /* Run one path at zero latency. err, when not NULL, receives the n
@@ -125,5 +126,99 @@ int replay_experiment_run(const struct replay_set *set,
 			  const struct predict_params *b, uint64_t seed,
 			  size_t subjects, struct replay_experiment *out);
 void replay_experiment_free(struct replay_experiment *e);
+
+/* ---- together: every entity of a trace at once ---- */
+
+/* One displayed sample of the together mode, for per-tick analyses. */
+struct replay_tick {
+	size_t path;
+	uint32_t entity;
+	int64_t t_ns;
+	int64_t since_ns; /* since the send time of the newest update the
+			     path's receiver applied */
+	double shown[3], truth[3];
+};
+
+/* What every client knows besides the updates, and the run's options.
+ * Zero it, then set what applies. */
+struct replay_world {
+	struct predict_map_view map;	  /* lo == hi: the set's X-Y bounds */
+	const struct predict_item *items; /* the map's items */
+	const double *respawn_s;	  /* their respawn times, s */
+	size_t n_items;
+	double pickup_r; /* pickup inference radius, u (peers.h) */
+	/* updates of mute_entity sent after mute_after_ns are lost */
+	int mute;
+	uint32_t mute_entity;
+	int64_t mute_after_ns;
+	void (*on_tick)(void *arg, const struct replay_tick *k);
+	void *arg;
+};
+
+/*
+ * Every path of set at once, in time order, at zero latency and without
+ * loss (but for mute). Each tick: (1) every path alive at t gets its true
+ * state, its sender seeing ctx.peers/ctx.items as the book held them
+ * before this tick; (2) the updates sent at t enter the book
+ * (predict_peerbook_apply: the newest per entity, as received), in path
+ * order; (3) each goes to its path's receiver, whose ctx now holds the
+ * book after (2); (4) every path's display is sampled. One book serves
+ * every client: at zero latency without loss they all receive the same.
+ * No led trend maps are given. res and errs as replay_run_set; a tick
+ * whose receiver has no update yet (mute) is counted in res.blind and its
+ * error slot is 0.
+ */
+int replay_run_together(const struct replay_set *set,
+			const struct replay_world *w,
+			const struct predict_params *par,
+			struct replay_result *res, double *errs);
+
+/* ---- fixed-lag replay (replay_lag.c): paper 003's evaluation and ours ----
+ *
+ * Every entity of the set plays at once; what an entity's sender sends
+ * reaches every receiver (and every sender's context) lag_ns later, and
+ * each receiver's ctx.peers holds the other entities' last *received*
+ * states, never the truth. Two modes:
+ *  - every_tick (the paper's AEE and hits, paper 003 §4.5, eq. 19): each
+ *    entity sends its full state (position, velocity, health, ammo) every
+ *    tick, so at tick tau the receiver predicts from LKPT = tau - lag;
+ *    predictions whose window [tau - lag, tau] is not inside one life are
+ *    skipped; every stride-th tick is scored;
+ *  - threshold (ours): each entity runs the predictor's own sender; the
+ *    receiver's displayed position is scored every frame from the first
+ *    arrival, and updates and bytes are counted.
+ */
+struct replay_lag_opts {
+	int64_t lag_ns;
+	int every_tick;
+	double hit_threshold; /* u: a hit is an error <= this */
+	size_t stride;	      /* every_tick: score every stride-th tick */
+	size_t update_bytes;  /* on the wire per update (for bytes/s) */
+	const void *world;    /* struct map for OAEKB, or NULL */
+	/* optional: every scored display (entity, time, shown position) */
+	void (*on_display)(void *arg, uint32_t entity, int64_t t_ns,
+			   const double pos[3]);
+	void *arg;
+};
+
+struct replay_lag_result {
+	int64_t lag_ns;
+	uint64_t n, hits, skipped; /* scored predictions / frames */
+	double aee, median, p95, max; /* error over the scored ones */
+	uint64_t updates;	      /* sent, not counting the first state */
+	double duration;	      /* s of entity life played */
+	double updates_per_s, bytes_per_s;
+};
+
+void replay_lag_opts_init(struct replay_lag_opts *o);
+/* Distinct non-zero teams of the set's paths (0: a deathmatch trace,
+ * where EKB has no teammates and falls back to TDM). */
+int replay_set_teams(const struct replay_set *set);
+/* Run par over every path of set with the fixed lag of o. -EINVAL bad
+ * arguments, -ENOMEM, or a predictor's error. Deterministic. */
+int replay_lag_run(const struct replay_set *set,
+		   const struct replay_lag_opts *o,
+		   const struct predict_params *par,
+		   struct replay_lag_result *out);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "predict/peers.h"
 #include "predict/vec3.h"
 #include "role/observer.h"
 #include "role/update_espdu.h"
@@ -37,8 +38,18 @@ struct role_observer {
 	struct errbuf *err;	       /* n_entities x n_lanes */
 	struct reckon_espdu_counters verdicts[ROLE_MAX_LANES];
 	uint64_t foreign[ROLE_MAX_LANES];
+	struct predict_peerbook book[ROLE_MAX_LANES]; /* what arrived */
 	int64_t next;
 };
+
+/* Path i's context on lane l: the truth's (bounds, trend) plus what
+ * arrived on the lane. */
+static void lane_ctx(struct role_observer *o, size_t l, size_t i,
+		     struct predict_ctx *ctx)
+{
+	*ctx = o->tr->ctx[i];
+	predict_peerbook_ctx(&o->book[l], o->tr->set.path[i].entity, ctx);
+}
 
 static int64_t compute_next(const struct role_observer *o)
 {
@@ -75,12 +86,22 @@ int role_observer_new(const struct role_observer_cfg *c,
 	o->on_frame = c->on_frame;
 	o->frame_arg = c->frame_arg;
 	for (size_t l = 0; l < c->n_lanes; l++) {
+		int err;
+
 		o->lanes[l] = c->lanes[l];
 		o->model[l] = role_model_id(c->lanes[l].p);
 		reckon_espdu_counters_init(&o->verdicts[l]);
-		if (!o->model[l]) {
+		err = o->model[l]
+			      ? predict_peerbook_init(
+					&o->book[l], o->tr->items,
+					o->tr->respawn_s, o->tr->n_items,
+					c->pickup_r)
+			      : -EINVAL;
+		if (err) {
+			for (size_t j = 0; j < l; j++)
+				predict_peerbook_free(&o->book[j]);
 			free(o);
-			return -EINVAL;
+			return err;
 		}
 	}
 	np = o->tr->set.n_paths ? o->tr->set.n_paths : 1;
@@ -111,6 +132,8 @@ void role_observer_free(struct role_observer *o)
 		predict_receiver_free(o->rcv[i]);
 	for (size_t i = 0; o->err && i < o->tr->n_entities * o->n_lanes; i++)
 		free(o->err[i].v);
+	for (size_t l = 0; l < o->n_lanes; l++)
+		predict_peerbook_free(&o->book[l]);
 	free(o->rcv);
 	free(o->k);
 	free(o->m);
@@ -126,6 +149,7 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 	struct predict_receiver **r;
 	struct predict_receiver_stats st0, st1;
 	struct role_metrics *m;
+	struct predict_ctx ctx;
 	uint8_t model;
 	size_t path;
 	long e;
@@ -158,8 +182,9 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 		if (err)
 			return err;
 	}
+	lane_ctx(o, lane, path, &ctx);
 	predict_receiver_stats(*r, &st0);
-	err = predict_receiver_update(*r, &o->tr->ctx[path], &u, now_ns);
+	err = predict_receiver_update(*r, &ctx, &u, now_ns);
 	if (err == -ESTALE) {
 		m->stale++;
 		return err;
@@ -171,6 +196,17 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 	m->applied++;
 	predict_receiver_stats(*r, &st1);
 	m->stale_model += st1.stale_model - st0.stale_model;
+	err = predict_peerbook_apply(&o->book[lane], &u);
+	return err == -ENOMEM ? err : 0;
+}
+
+int role_observer_peers(struct role_observer *o, uint16_t lane, uint32_t self,
+			struct predict_ctx *out)
+{
+	if (!o || !out || lane >= o->n_lanes)
+		return -EINVAL;
+	predict_ctx_init(out);
+	predict_peerbook_ctx(&o->book[lane], self, out);
 	return 0;
 }
 
@@ -207,9 +243,12 @@ static int frame_path(struct role_observer *o, size_t i)
 		struct predict_receiver *r = o->rcv[i * o->n_lanes + l];
 		struct role_metrics *m = &o->m[e * o->n_lanes + l];
 		struct predict_display d;
+		struct predict_ctx ctx;
 		double err;
 
-		if (!r || predict_receiver_display(r, &o->tr->ctx[i], t, &d)) {
+		predict_peerbook_items_at(&o->book[l], t);
+		lane_ctx(o, l, i, &ctx);
+		if (!r || predict_receiver_display(r, &ctx, t, &d)) {
 			m->frames_blind++;
 			continue;
 		}

@@ -11,6 +11,10 @@
  * arrived by its time: role_observer_recv first runs every frame due
  * before the arrival, so a host whose timer is late cannot let an update
  * reach a frame that was due before it arrived.
+ * Each lane keeps a peer book (agents/predict/peers.h) of the updates
+ * it applied: every receiver call of that lane gets, in ctx.peers, the
+ * other entities' last applied update as received, and in ctx.items the
+ * items as last known.
  */
 #ifndef RECKON_ROLE_OBSERVER_H
 #define RECKON_ROLE_OBSERVER_H
@@ -42,6 +46,9 @@ struct role_observer_cfg {
 	/* optional: called for every error sample, in frame order */
 	void (*on_frame)(void *arg, const struct role_frame *f);
 	void *frame_arg;
+	/* radius of the pickup inference, u, of the lanes' peer books
+	 * (peers.h); the books start from the truth's items */
+	double pickup_r;
 };
 
 struct role_observer;
@@ -89,6 +96,13 @@ void role_observer_totals(const struct role_observer *o, uint64_t *received,
  * 0, -EINVAL or -ENOMEM. */
 int role_observer_quantiles(const struct role_observer *o, uint16_t lane,
 			    double *out, size_t nq, uint64_t *frames);
+
+/* The peers and items lane's receivers of entity self are given now:
+ * ctx.peers holds every other entity's last update applied on lane (as
+ * received), ctx.items the items as last known; the other fields are
+ * zero. Valid until the next call on o. 0 or -EINVAL. */
+int role_observer_peers(struct role_observer *o, uint16_t lane, uint32_t self,
+			struct predict_ctx *out);
 
 /* Metric rows (lanes x entities of the truth) and row i; error
  * statistics are computed here (nearest-rank percentiles). */

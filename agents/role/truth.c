@@ -4,7 +4,9 @@
  * hands its predictor: the set's X-Y bounds and the trend map of the
  * path's team with the path itself taken out (leave-one-out, Steele's
  * paper 000 §VI-A), built once per path so that paths can run at the
- * same time. The paths' samples are rebased so that the trace's first
+ * same time. With the trace's map (role_truth_set_map) every context
+ * has the map's bounds, line of sight and items instead of the set's
+ * bounds, as replay's together mode gives them. The paths' samples are rebased so that the trace's first
  * sample is at 0: a trace keeps its own time column (an imported one may
  * start anywhere), while the roles count time from the run's t0, so the
  * senders' update times, the observer's path lookup and the receivers'
@@ -14,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "predict/map_view.h"
 #include "role/role.h"
 #include "role/truth.h"
-#include "world/geom.h"
 
 uint8_t role_model_id(const struct predictor *p)
 {
@@ -81,6 +83,37 @@ static void rebase(struct replay_set *set, int64_t origin)
 	}
 }
 
+/* Every ctx back to the set's X-Y bounds, without map or items. */
+static void bounds_of_set(struct role_truth *tr)
+{
+	for (size_t i = 0; i < tr->set.n_paths; i++) {
+		struct predict_map_view *v = &tr->ctx[i].map;
+
+		memset(v, 0, sizeof(*v));
+		v->lo[0] = tr->set.lo[0];
+		v->lo[1] = tr->set.lo[1];
+		v->hi[0] = tr->set.hi[0];
+		v->hi[1] = tr->set.hi[1];
+		tr->ctx[i].items = NULL;
+		tr->ctx[i].n_items = 0;
+	}
+}
+
+/* Free the map and its items (the contexts still point at them). */
+static void drop_map(struct role_truth *tr)
+{
+	if (tr->map) {
+		map_free(tr->map);
+		free(tr->map);
+	}
+	free(tr->items);
+	free(tr->respawn_s);
+	tr->map = NULL;
+	tr->items = NULL;
+	tr->respawn_s = NULL;
+	tr->n_items = 0;
+}
+
 int role_truth_build(const struct trace *t, const struct replay_opts *o,
 		     struct role_truth *out)
 {
@@ -132,10 +165,6 @@ int role_truth_build_trained(const struct trace *t, const struct trace *train,
 			goto fail;
 		built++;
 		predict_ctx_init(c);
-		c->map.lo[0] = tr.set.lo[0];
-		c->map.lo[1] = tr.set.lo[1];
-		c->map.hi[0] = tr.set.hi[0];
-		c->map.hi[1] = tr.set.hi[1];
 		c->trend = &tr.trend[i];
 		/* paths are ordered by entity, then time */
 		if (tr.n_entities == 0 ||
@@ -145,6 +174,7 @@ int role_truth_build_trained(const struct trace *t, const struct trace *train,
 	if (train)
 		replay_set_free(&tset);
 	*out = tr;
+	bounds_of_set(out);
 	return 0;
 fail:
 	if (train)
@@ -168,24 +198,39 @@ void role_truth_free(struct role_truth *tr)
 	free(tr->ctx);
 	free(tr->entities);
 	replay_set_free(&tr->set);
-	if (tr->map) {
-		map_free(tr->map);
-		free(tr->map);
-	}
+	drop_map(tr);
 	memset(tr, 0, sizeof(*tr));
 }
 
-void role_truth_set_map(struct role_truth *tr, struct map *m)
+int role_truth_set_map(struct role_truth *tr, struct map *m)
 {
-	if (tr->map && tr->map != m) {
-		map_free(tr->map);
-		free(tr->map);
+	size_t cap = m && m->nitems > 0 ? (size_t)m->nitems : 0;
+	struct predict_item *items = cap ? calloc(cap, sizeof(*items)) : NULL;
+	double *respawn = cap ? calloc(cap, sizeof(*respawn)) : NULL;
+
+	if (tr->map == m)
+		tr->map = NULL; /* given again: keep it */
+	drop_map(tr);
+	bounds_of_set(tr);
+	if (m && cap && (!items || !respawn)) {
+		free(items);
+		free(respawn);
+		map_free(m);
+		free(m);
+		return -ENOMEM;
 	}
+	if (!m)
+		return 0;
 	tr->map = m;
+	tr->items = items;
+	tr->respawn_s = respawn;
+	tr->n_items = cap ? predict_map_items(m, items, respawn, cap) : 0;
 	for (size_t i = 0; i < tr->set.n_paths; i++) {
-		tr->ctx[i].map.world = m;
-		tr->ctx[i].map.los = m ? geom_los_view : NULL;
+		predict_map_view(m, &tr->ctx[i].map);
+		tr->ctx[i].items = tr->n_items ? items : NULL;
+		tr->ctx[i].n_items = tr->n_items;
 	}
+	return 0;
 }
 
 int64_t role_truth_time(const struct role_truth *tr, size_t path, size_t k)

@@ -6,10 +6,10 @@
  * context replay gives it (map bounds, and its team's velocity trend map
  * without the path itself, for led reckoning), so that a zero-latency,
  * lossless run sends the same updates as `reckon-agent replay`; with
- * role_truth_set_map the contexts also answer line of sight. Times
- * here, including the t_ns of the paths' samples (rebased when built),
- * are relative to the trace's first sample, which plays at the run's t0.
- * Pure.
+ * role_truth_set_map the contexts also see the static map: its bounds,
+ * line of sight and items (predict/map_view.h). Times here, including
+ * the t_ns of the paths' samples (rebased when built), are relative to
+ * the trace's first sample, which plays at the run's t0. Pure.
  */
 #ifndef RECKON_ROLE_TRUTH_H
 #define RECKON_ROLE_TRUTH_H
@@ -35,7 +35,12 @@ struct role_truth {
 	struct predict_ctx *ctx;     /* one per path, points into trend */
 	uint32_t *entities; /* distinct entities of the paths, sorted */
 	size_t n_entities;
-	struct map *map; /* owned; line of sight of every ctx, or NULL */
+	/* the trace's map (role_truth_set_map), owned, or NULL; while set,
+	 * every ctx has its bounds, line of sight and items */
+	struct map *map;
+	struct predict_item *items; /* owned: the map's items, all present */
+	double *respawn_s;	    /* owned: their respawn times, s */
+	size_t n_items;
 };
 
 /* Build from t with replay options o (NULL: replay_opts_init defaults).
@@ -50,8 +55,10 @@ int role_truth_build_trained(const struct trace *t, const struct trace *train,
 			     struct role_truth *out);
 void role_truth_free(struct role_truth *tr);
 /* Give the truth the trace's map (ownership passes; freed with the
- * truth): every path's context then answers line of sight (dhsm). */
-void role_truth_set_map(struct role_truth *tr, struct map *m);
+ * truth, also on error): every path's context then has the map's bounds,
+ * its line of sight (dhsm, ant) and its items, all present (ant, is, the
+ * observer's peer book). m NULL takes the map away. 0 or -ENOMEM. */
+int role_truth_set_map(struct role_truth *tr, struct map *m);
 
 /* Relative time of sample k of path i. */
 int64_t role_truth_time(const struct role_truth *tr, size_t path, size_t k);

@@ -784,3 +784,64 @@ Test(observer, pooled_quantiles_are_nearest_rank_over_all_frames)
 	role_player_free(p);
 	role_observer_free(o);
 }
+
+/*
+ * ctx.peers as the observer builds it: lane 0 loses every datagram of
+ * entity 2 sent after 6 s. At the end, the peers given to entity 0's
+ * receivers on lane 0 are entities 1 and 2, each exactly its last update
+ * that arrived (send time and position): entity 2 frozen at or before
+ * 6 s, entity 1 at its last update. Entity 0 itself is left out.
+ */
+Test(observer, peers_are_the_last_updates_that_arrived)
+{
+	struct role_player *p = mk_player();
+	struct role_observer *o = mk_observer();
+	struct predict_update last[3];
+	struct predict_ctx ctx;
+	struct fix_queue q;
+	int seen[3] = {0};
+
+	fix_queue_init(&q);
+	while (role_player_next(p) != INT64_MAX) {
+		int64_t t = role_player_next(p);
+
+		q.n = 0;
+		play_to(p, t, &q);
+		for (size_t i = 0; i < q.n; i++) {
+			struct reckon_espdu pdu;
+			struct predict_update u;
+			uint8_t model;
+
+			if (q.d[i].lane != 0)
+				continue;
+			cr_assert_eq(reckon_espdu_decode(q.d[i].buf, q.d[i].len,
+							 &pdu),
+				     RECKON_ESPDU_OK);
+			cr_assert_eq(role_espdu_to_update(&pdu, &u, &model), 0);
+			if (u.entity == 2 && u.t_ns > 6000000000LL)
+				continue; /* lost */
+			cr_assert_eq(role_observer_recv(o, 0, t, q.d[i].buf,
+							q.d[i].len),
+				     0);
+			last[u.entity] = u;
+			seen[u.entity] = 1;
+		}
+		cr_assert_eq(role_observer_frame(o, t), 0);
+	}
+	cr_assert(seen[0] && seen[1] && seen[2]);
+	cr_assert_gt(last[1].t_ns, 6000000000LL);
+	cr_assert_eq(role_observer_peers(o, 0, 0, &ctx), 0);
+	cr_assert_eq(ctx.n_peers, 2);
+	for (size_t k = 0; k < 2; k++) {
+		const struct predict_peer *pe = &ctx.peers[k];
+
+		cr_assert_eq(pe->entity, k + 1);
+		cr_expect_eq(pe->t_ns, last[k + 1].t_ns);
+		cr_expect_eq(memcmp(pe->pos, last[k + 1].pos, sizeof(pe->pos)),
+			     0);
+	}
+	cr_expect_leq(ctx.peers[1].t_ns, 6000000000LL);
+	fix_queue_free(&q);
+	role_player_free(p);
+	role_observer_free(o);
+}
