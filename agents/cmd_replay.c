@@ -24,6 +24,7 @@
 #include "predict/predict.h"
 #include "predict/replay.h"
 #include "predict/stats.h"
+#include "predict/hsm.h"
 #include "predict/map_view.h"
 #include "proto/espdu.h"
 #include "world/geom.h"
@@ -120,30 +121,31 @@ static int load_map(const char *given, const char *from_trace, struct map *m,
 /* 1, after a message, when the run cannot go on without the map it did
  * not find: dhsm's line-of-sight gate, EKB's obstacle avoidance (--lag),
  * the together mode of a trace that names its map. */
-static int map_needed(const struct predictor *p,
-		      const struct predict_params *par, int lag, int together,
+static int map_needed(const struct predict_params *par, int lag, int together,
 		      const char *trace_map)
 {
 	double v;
 
-	if (p == &predict_dhsm && predict_params_get(par, "los_gate", &v) == 0 &&
-	    v != 2) {
-		fprintf(stderr, "replay: dhsm's los_gate needs the trace's map: "
-				"--map NAME (trace map '%s' not found), or "
-				"--param los_gate=off\n",
+	if (hsm_needs_los(par)) {
+		fprintf(stderr,
+			"replay: dhsm's los_gate needs the trace's map: "
+			"--map NAME (trace map '%s' not found), or "
+			"--param los_gate=off\n",
 			trace_map);
 		return 1;
 	}
 	if (lag && predict_params_get(par, "avoid", &v) == 0 && v) {
-		fprintf(stderr, "replay: avoid=1 needs the map: the trace's "
-				"('%s') is not found, give --map NAME\n",
+		fprintf(stderr,
+			"replay: avoid=1 needs the map: the trace's "
+			"('%s') is not found, give --map NAME\n",
 			trace_map);
 		return 1;
 	}
 	if (together && trace_map[0]) {
-		fprintf(stderr, "replay: map '%s' of the trace not found "
-				"(looked in $RECKON_MAP_DIR, scenarios/maps and "
-				"next to the program); give --map NAME\n",
+		fprintf(stderr,
+			"replay: map '%s' of the trace not found "
+			"(looked in $RECKON_MAP_DIR, scenarios/maps and "
+			"next to the program); give --map NAME\n",
 			trace_map);
 		return 1;
 	}
@@ -657,7 +659,7 @@ int cmd_replay(int argc, char *argv[])
 		trace_free(&t);
 		return 1;
 	}
-	if (!have_map && map_needed(p, &par, la.n, together, t.map)) {
+	if (!have_map && map_needed(&par, la.n, together, t.map)) {
 		trace_free(&t);
 		return 2;
 	}

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "agent_io.h"
+#include "predict/hsm.h"
 #include "role/update_espdu.h"
 #include "world/map.h"
 #include "world/sim.h"
@@ -151,12 +152,8 @@ int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 /* 1 if a lane needs the map's line of sight (dhsm with its gate on). */
 static int needs_los(const struct shell_opts *o)
 {
-	double gate;
-
 	for (size_t i = 0; i < o->n_lanes; i++)
-		if (o->lanes[i].p == &predict_dhsm &&
-		    predict_params_get(&o->lanes[i], "los_gate", &gate) == 0 &&
-		    gate != 2)
+		if (hsm_needs_los(&o->lanes[i]))
 			return 1;
 	return 0;
 }

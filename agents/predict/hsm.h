@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "predict/predict.h"
 #include "predict/update.h"
 
 enum hsm_model {
@@ -62,5 +63,9 @@ void hsm_predict(int m, const double p0[3], const double v0[3],
  * if the new update is itself the switch. 0 means the model the receiver
  * ran until now was the sender's. */
 unsigned hsm_missed_switches(uint8_t prev, const struct hsm_wire *now);
+
+/* 1 if par is dhsm's with its line-of-sight gate on: its contexts need
+ * map.los (the map of the trace), else its sender refuses to run. */
+int hsm_needs_los(const struct predict_params *par);
 
 #endif

@@ -438,3 +438,12 @@ const struct predictor predict_dhsm = {
 	.receiver_update = hsm_receiver_update,
 	.receiver_display = hsm_receiver_display,
 };
+
+int hsm_needs_los(const struct predict_params *par)
+{
+	double gate;
+
+	return par && par->p == &predict_dhsm &&
+	       predict_params_get(par, "los_gate", &gate) == 0 &&
+	       gate != GATE_OFF;
+}

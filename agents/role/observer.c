@@ -92,10 +92,10 @@ int role_observer_new(const struct role_observer_cfg *c,
 		o->model[l] = role_model_id(c->lanes[l].p);
 		reckon_espdu_counters_init(&o->verdicts[l]);
 		err = o->model[l]
-			      ? predict_peerbook_init(
-					&o->book[l], o->tr->items,
-					o->tr->respawn_s, o->tr->n_items,
-					c->pickup_r)
+			      ? predict_peerbook_init(&o->book[l], o->tr->items,
+						      o->tr->respawn_s,
+						      o->tr->n_items,
+						      c->pickup_r)
 			      : -EINVAL;
 		if (err) {
 			for (size_t j = 0; j < l; j++)

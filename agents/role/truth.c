@@ -6,11 +6,12 @@
  * paper 000 §VI-A), built once per path so that paths can run at the
  * same time. With the trace's map (role_truth_set_map) every context
  * has the map's bounds, line of sight and items instead of the set's
- * bounds, as replay's together mode gives them. The paths' samples are rebased so that the trace's first
- * sample is at 0: a trace keeps its own time column (an imported one may
- * start anywhere), while the roles count time from the run's t0, so the
- * senders' update times, the observer's path lookup and the receivers'
- * extrapolation all see the same relative clock.
+ * bounds, as replay's together mode gives them. The paths' samples are
+ * rebased so that the trace's first sample is at 0: a trace keeps its
+ * own time column (an imported one may start anywhere), while the roles
+ * count time from the run's t0, so the senders' update times, the
+ * observer's path lookup and the receivers' extrapolation all see the
+ * same relative clock.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -5,10 +5,13 @@
  * (--trend-train / --trend-trace) every path gets its team's map of the
  * training session, whatever the run's own trace holds. A trace whose
  * first sample is not at 0 is rebased: the roles see the same relative
- * times as for the same movement starting at 0.
+ * times as for the same movement starting at 0. The truth owns the map it
+ * is given: every context then sees the map's bounds, line of sight and
+ * items, and taking the map away gives the set's bounds back.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "role/truth.h"
@@ -145,4 +148,72 @@ Test(truth, a_time_shifted_trace_is_rebased_to_its_first_sample)
 	role_truth_free(&b);
 	trace_free(&t0);
 	trace_free(&ts);
+}
+
+/* 5 x 4 cells of 10 u, a wall down x = 20..30 between y = 10 and 30,
+ * a spawn at (15, 15), one health pack respawning after 30 s at
+ * (15, 25). */
+static struct map *small_map(void)
+{
+	static const char txt[] = "reckon-map 1\n"
+				  "cell 10\n"
+				  "team 1 red\n"
+				  "spawn 1 s\n"
+				  "item health 25 30 h\n"
+				  "grid\n"
+				  "#####\n"
+				  "#s#.#\n"
+				  "#h#.#\n"
+				  "#####\n"
+				  "end\n";
+	struct map *m = malloc(sizeof(*m));
+	char err[128];
+
+	cr_assert_not_null(m);
+	cr_assert_eq(map_parse(txt, sizeof(txt) - 1, m, err, sizeof(err)), 0,
+		     "%s", err);
+	return m;
+}
+
+Test(truth, the_map_gives_every_context_bounds_sight_and_items)
+{
+	const double a[3] = {15, 15, 0}, b[3] = {35, 15, 0}, c[3] = {15, 25, 0};
+	struct role_truth tr;
+	struct trace t;
+
+	fix_trace(&t, 3, 6);
+	cr_assert_eq(role_truth_build(&t, NULL, &tr), 0);
+	trace_free(&t);
+	cr_assert_gt(tr.set.n_paths, 1);
+	cr_assert_eq(role_truth_set_map(&tr, small_map()), 0);
+	cr_assert_eq(tr.n_items, 1);
+	cr_assert_float_eq(tr.respawn_s[0], 30, 1e-9);
+	for (size_t i = 0; i < tr.set.n_paths; i++) {
+		const struct predict_ctx *x = &tr.ctx[i];
+
+		cr_assert_eq(x->map.world, tr.map);
+		cr_assert_float_eq(x->map.hi[0], 50, 1e-9);
+		cr_assert_float_eq(x->map.hi[1], 40, 1e-9);
+		cr_assert_not_null(x->map.los);
+		cr_assert_eq(x->map.los(x->map.world, a, b), 0, "the wall");
+		cr_assert_eq(x->map.los(x->map.world, a, c), 1);
+		cr_assert_eq(x->n_items, 1);
+		cr_assert(x->items[0].present);
+		cr_assert_float_eq(x->items[0].pos[0], 15, 1e-9);
+		cr_assert_float_eq(x->items[0].pos[1], 25, 1e-9);
+		cr_assert_eq(x->trend, &tr.trend[i], "the trend stays");
+	}
+	/* a second map replaces the first (which the truth frees) */
+	cr_assert_eq(role_truth_set_map(&tr, small_map()), 0);
+	cr_assert_eq(tr.ctx[0].map.world, tr.map);
+	cr_assert_eq(role_truth_set_map(&tr, NULL), 0);
+	cr_assert_null(tr.map);
+	for (size_t i = 0; i < tr.set.n_paths; i++) {
+		cr_assert_null(tr.ctx[i].map.los);
+		cr_assert_null(tr.ctx[i].items);
+		cr_assert_float_eq(tr.ctx[i].map.lo[0], tr.set.lo[0], 1e-12);
+		cr_assert_float_eq(tr.ctx[i].map.hi[1], tr.set.hi[1], 1e-12);
+	}
+	cr_assert_eq(role_truth_set_map(&tr, small_map()), 0);
+	role_truth_free(&tr); /* frees the map: valgrind/ASan see no leak */
 }
