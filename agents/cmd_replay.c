@@ -27,7 +27,6 @@
 #include "predict/hsm.h"
 #include "predict/map_view.h"
 #include "proto/espdu.h"
-#include "world/geom.h"
 #include "world/map.h"
 #include "world/trace.h"
 #include "io/agent_io.h"
@@ -663,10 +662,8 @@ int cmd_replay(int argc, char *argv[])
 		trace_free(&t);
 		return 2;
 	}
-	if (have_map) {
+	if (have_map)
 		o.world = &map;
-		o.los = geom_los_view;
-	}
 	rc = replay_set_build(&t, &o, &set);
 	trace_free(&t);
 	if (rc) {

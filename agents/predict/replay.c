@@ -12,6 +12,7 @@
 
 #include "predict/replay.h"
 #include "predict/vec3.h"
+#include "world/geom.h"
 
 void replay_opts_init(struct replay_opts *o)
 {
@@ -453,7 +454,7 @@ static int run_subject(struct team_maps *tm, const struct replay_set *set,
 	ctx.map.hi[1] = set->hi[1];
 	ctx.trend = m;
 	ctx.map.world = o->world;
-	ctx.map.los = o->los;
+	ctx.map.los = o->world ? geom_los_view : NULL;
 	if (o->leave_one_out) {
 		err = replay_trend_path(m, p, -1);
 		if (err)

@@ -18,16 +18,18 @@
 #include "predict/trend.h"
 #include "world/trace.h"
 
+struct map;
+
 struct replay_opts {
 	double jump;	     /* split a path where a tick moves more, u (A10) */
 	double min_duration; /* drop shorter paths, s (A10: 5 s) */
 	int trend_nx, trend_ny; /* trend grid (100 x 100) */
 	int team_filter;	/* trend from the subject's team only */
 	int leave_one_out;	/* the subject path never trains its map */
-	/* line of sight on the trace's map for the predictors that ask it
-	 * (dhsm's gate); NULL: none */
-	const void *world;
-	int (*los)(const void *world, const double a[3], const double b[3]);
+	/* the trace's map, or NULL: every path's ctx.map.world, with its
+	 * line of sight (geom_los_view) for the predictors that ask it
+	 * (dhsm's gate, ant) */
+	const struct map *world;
 };
 
 void replay_opts_init(struct replay_opts *o);
@@ -191,10 +193,10 @@ int replay_run_together(const struct replay_set *set,
 struct replay_lag_opts {
 	int64_t lag_ns;
 	int every_tick;
-	double hit_threshold; /* u: a hit is an error <= this */
-	size_t stride;	      /* every_tick: score every stride-th tick */
-	size_t update_bytes;  /* on the wire per update (for bytes/s) */
-	const void *world;    /* struct map for OAEKB, or NULL */
+	double hit_threshold;	 /* u: a hit is an error <= this */
+	size_t stride;		 /* every_tick: score every stride-th tick */
+	size_t update_bytes;	 /* on the wire per update (for bytes/s) */
+	const struct map *world; /* for OAEKB, or NULL */
 	/* optional: every scored display (entity, time, shown position) */
 	void (*on_display)(void *arg, uint32_t entity, int64_t t_ns,
 			   const double pos[3]);
@@ -203,7 +205,7 @@ struct replay_lag_opts {
 
 struct replay_lag_result {
 	int64_t lag_ns;
-	uint64_t n, hits, skipped; /* scored predictions / frames */
+	uint64_t n, hits, skipped;    /* scored predictions / frames */
 	double aee, median, p95, max; /* error over the scored ones */
 	uint64_t updates;	      /* sent, not counting the first state */
 	double duration;	      /* s of entity life played */
