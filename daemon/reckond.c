@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "run.h"
+#include "reckond.h"
 #include "scenario.h"
-#include "sim.h"
+#include "netsim.h"
 #include "sweep.h"
 
 /* The usage text: on stdout with status 0 for --help, else on stderr
@@ -53,7 +53,7 @@ int main(int argc, char *argv[])
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct run_opts o = { 0 };
+	struct run_opts o = { .emulate = run_scenario };
 	int ch, check = 0, debug = 0;
 
 	while ((ch = getopt_long(argc, argv, "+dhnqs:v", longopts, NULL)) !=

@@ -13,11 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "control.h"
+#include "ctl.h"
 #include "log.h"
-#include "run.h"
-#include "runner.h"
-#include "userns.h"
+#include "reckond.h"
+#include "ns.h"
 
 struct job {
 	struct job *next;

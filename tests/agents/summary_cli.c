@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
+#include "results.h"
 
 int main(int argc, char *argv[])
 {

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "summary.h"
+#include "results.h"
 
 Test(summary, t_quantiles)
 {

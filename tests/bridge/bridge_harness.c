@@ -32,7 +32,7 @@
 
 #include "bridge.h"
 #include "netem.h"
-#include "netns.h"
+#include "ns.h"
 #include "scenario.h"
 
 static void usage(void)

@@ -15,7 +15,7 @@
 #include <criterion/criterion.h>
 #include <pcap/pcap.h>
 
-#include "capture.h"
+#include "bridge_int.h"
 
 static char dir[64];
 

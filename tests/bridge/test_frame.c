@@ -10,7 +10,7 @@
 
 #include <criterion/criterion.h>
 
-#include "frame.h"
+#include "bridge_int.h"
 
 /* 14-byte Ethernet header + 20-byte IPv4 header + 8-byte UDP header + 4
  * bytes of payload: 192.168.0.1:1000 -> 192.168.0.199:2000. */

@@ -9,7 +9,7 @@
 
 #include <criterion/criterion.h>
 
-#include "frame.h"
+#include "bridge_int.h"
 
 Test(pool, bad_arguments)
 {

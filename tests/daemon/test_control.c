@@ -18,7 +18,7 @@
 
 #include <criterion/criterion.h>
 
-#include "control.h"
+#include "ctl.h"
 
 static char dir[] = "/tmp/reckon-ctl-test.XXXXXX";
 static char path[96];

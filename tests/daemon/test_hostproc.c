@@ -19,7 +19,7 @@
 
 #include <criterion/criterion.h>
 
-#include "hostproc.h"
+#include "ns.h"
 
 static char logpath[] = "/tmp/reckon-hostproc.XXXXXX";
 static int logfd = -1;

@@ -16,7 +16,7 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "kernel_netem.h"
+#include "kernel.h"
 #include "netem.h"
 #include "netem_dist.h"
 

@@ -28,7 +28,7 @@
 #include <netlink/route/qdisc/htb.h>
 #include <netlink/route/tc.h>
 
-#include "kernel_netem.h"
+#include "kernel.h"
 #include "knetns.h"
 #include "netem.h"
 

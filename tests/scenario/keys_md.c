@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "scenario_keys.h"
+#include "scenario_int.h"
 
 int main(void)
 {

@@ -10,8 +10,7 @@
 #include <string.h>
 
 #include "scenario.h"
-#include "scenario_diag.h"
-#include "scenario_keys.h"
+#include "scenario_int.h"
 
 Test(values, durations_parse_exactly)
 {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "sim_queue.h"
+#include "netsim_int.h"
 
 static uint64_t state;
 

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "sim_words.h"
+#include "netsim_int.h"
 
 static void expect(const char *text, int n, const char *const *want)
 {

@@ -16,7 +16,7 @@
 #include "../scenario/sc_test_util.h"
 #include "netem.h"
 #include "scenario.h"
-#include "scenario_sweep.h"
+#include "scenario_int.h"
 
 #define HOSTS                                                                  \
 	"[scenario]\nname = t\nduration = 10s\nseed = 7\n"                     \

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "sweep_out.h"
+#include "sweep_int.h"
 
 Test(sweep_shard, parse_accepts_i_of_n_only)
 {

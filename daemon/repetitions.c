@@ -1,0 +1,392 @@
+/*
+ * runner.c: a scenario's repetitions, one engine after the other (see
+ * runner.h). Repetition seeds: the first repetition uses the scenario seed
+ * unchanged, so a run with repetitions = 1 reproduces a seed exactly; the
+ * k-th (k >= 2) uses splitmix64 (Steele, Lea, Flood: "Fast splittable
+ * pseudorandom number generators", OOPSLA 2014) of seed + (k - 1) * golden
+ * gamma, which spreads neighbouring repetitions over unrelated streams.
+ * With one repetition the results go straight into the run directory; with
+ * several, into rep-1/, rep-2/, ... below it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reckond.h"
+#include "log.h"
+#include "results.h"
+
+#define GRACE_NS 2000000000LL /* SIGTERM -> SIGKILL */
+
+struct runner {
+	struct event_base *base;
+	const struct scenario *sc;
+	char dir[PATH_MAX];
+	char repdir[PATH_MAX];
+	char agent[PATH_MAX];
+	runner_done_fn done;
+	void *arg;
+	struct engine *eng;
+	struct event *step_ev;
+	unsigned rep;
+	int result;
+	int stopping;
+	int log_fd;
+};
+
+/* $RECKON_AGENT, else reckon-agent next to reckond (installed), else the
+ * build tree's agents/reckon-agent, else whatever PATH finds. */
+static void find_agent(char *out, size_t len)
+{
+	const char *env = getenv("RECKON_AGENT");
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env != NULL && env[0] != '\0') {
+		snprintf(out, len, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+			if (results_path(out, len, "%s/reckon-agent", exe) ==
+				    0 &&
+			    access(out, X_OK) == 0)
+				return;
+			if (results_path(out, len, "%s/../agents/reckon-agent",
+					 exe) == 0 &&
+			    access(out, X_OK) == 0)
+				return;
+		}
+	}
+	snprintf(out, len, "reckon-agent");
+}
+
+static void engine_done(struct engine *e, void *arg)
+{
+	struct runner *r = arg;
+
+	(void)e;
+	event_active(r->step_ev, EV_TIMEOUT, 0);
+}
+
+static int start_rep(struct runner *r)
+{
+	struct engine_params p;
+	uint64_t seed = scenario_rep_seed(r->sc->seed, r->rep);
+	int err;
+
+	if (r->sc->repetitions > 1) {
+		err = results_path(r->repdir, sizeof(r->repdir), "%s/rep-%u",
+				   r->dir, r->rep);
+		if (err == 0)
+			err = results_mkdirs(r->repdir);
+		if (err < 0) {
+			log_warnx("%s: %s", r->repdir, strerror(-err));
+			return err;
+		}
+	} else {
+		snprintf(r->repdir, sizeof(r->repdir), "%s", r->dir);
+	}
+	memset(&p, 0, sizeof(p));
+	p.sc = r->sc;
+	p.seed = seed;
+	p.rep = r->rep;
+	p.dir = r->repdir;
+	p.agent = r->agent;
+	p.grace_ns = GRACE_NS;
+	log_info("%s: repetition %u/%u, seed %" PRIu64, r->sc->name, r->rep,
+		 r->sc->repetitions, seed);
+	return engine_start(r->base, &p, engine_done, r, &r->eng);
+}
+
+static void finish(struct runner *r)
+{
+	/* Agents' metrics, when the scenario has any, become summary.csv,
+	 * summary.json and the table on stdout. */
+	if (r->result == 0) {
+		int err = summary_write(r->dir, r->sc->repetitions, stdout);
+
+		if (err < 0 && err != -ENOENT) {
+			/* Metrics were written but cannot be summarised:
+			 * the run's numbers are not there, so it failed. */
+			log_warnx("%s: summary: %s", r->dir, strerror(-err));
+			r->result = 1;
+		}
+		if (err == 0 && (err = plot_run(r->dir, r->sc->repetitions)) < 0)
+			log_warnx("%s: plots: %s", r->dir, strerror(-err));
+	}
+	log_info("%s: %s; results in %s", r->sc->name,
+		 r->result == 0 ? "finished" : "FAILED", r->dir);
+	log_set_file(-1);
+	if (r->log_fd >= 0)
+		close(r->log_fd);
+	r->log_fd = -1;
+	r->done(r, r->arg);
+}
+
+static void step(evutil_socket_t fd, short what, void *arg)
+{
+	struct runner *r = arg;
+	int err;
+
+	(void)fd;
+	(void)what;
+	if (r->eng != NULL) {
+		int res = engine_result(r->eng);
+
+		if (res != 0 && r->result == 0)
+			r->result = res;
+		engine_free(r->eng);
+		r->eng = NULL;
+	}
+	while (r->result == 0 && !r->stopping && r->rep < r->sc->repetitions) {
+		r->rep++;
+		err = start_rep(r);
+		if (err == 0)
+			return;
+		r->result = 1;
+	}
+	finish(r);
+}
+
+int runner_start(struct event_base *base, const struct scenario *sc,
+		 const char *cwd, runner_done_fn done, void *arg,
+		 struct runner **out)
+{
+	struct runner *r = calloc(1, sizeof(*r));
+	char parent[PATH_MAX], path[PATH_MAX];
+	int err;
+
+	if (r == NULL)
+		return -ENOMEM;
+	if (sc->mode == SC_MODE_SIMULATE) {
+		log_warnx("%s: mode = simulate runs in the simulator, not in "
+			  "namespaces: use reckond sim FILE",
+			  sc->path);
+		free(r);
+		return -ENOTSUP;
+	}
+	if (sc->sweep != NULL)
+		log_warnx("%s: has a [sweep]; reckond run runs its base "
+			  "scenario once, without the sweep's axes",
+			  sc->path);
+	r->base = base;
+	r->sc = sc;
+	r->done = done;
+	r->arg = arg;
+	r->log_fd = -1;
+	find_agent(r->agent, sizeof(r->agent));
+	r->step_ev = evtimer_new(base, step, r);
+	if (r->step_ev == NULL) {
+		free(r);
+		return -ENOMEM;
+	}
+	if (sc->results_dir[0] != '/' && cwd != NULL)
+		err = results_path(parent, sizeof(parent), "%s/%s", cwd,
+				   sc->results_dir[0] ? sc->results_dir
+						      : "results");
+	else
+		err = results_path(parent, sizeof(parent), "%s",
+				   sc->results_dir[0] ? sc->results_dir
+						      : "results");
+	if (err == 0)
+		err = results_mkdir_run(parent, sc->name, r->dir,
+					sizeof(r->dir));
+	if (err < 0) {
+		log_warnx("results directory under %s: %s", parent,
+			  strerror(-err));
+		runner_free(r);
+		return err;
+	}
+	/* Report the directory absolutely: the service's cwd is not the
+	 * client's. */
+	if (realpath(r->dir, path) != NULL)
+		snprintf(r->dir, sizeof(r->dir), "%s", path);
+	err = results_scenario(r->dir, sc);
+	if (err < 0)
+		log_warnx("%s/scenario.ini: %s", r->dir, strerror(-err));
+	r->log_fd =
+		results_path(path, sizeof(path), "%s/reckond.log", r->dir)
+			? -1
+			: open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+			       0644);
+	if (r->log_fd >= 0)
+		log_set_file(r->log_fd);
+	log_info("%s: running %s (%u host(s), %u repetition(s), backend %s), "
+		 "results in %s",
+		 sc->name, sc->path, sc->nhosts, sc->repetitions,
+		 sc->backend == SC_BACKEND_KERNEL ? "kernel" : "userspace",
+		 r->dir);
+	r->rep = 0;
+	event_active(r->step_ev, EV_TIMEOUT, 0);
+	*out = r;
+	return 0;
+}
+
+void runner_stop(struct runner *r, const char *why)
+{
+	r->stopping = 1;
+	if (r->eng != NULL)
+		engine_stop(r->eng, why);
+}
+
+/* "a>b" (one direction) or "a<>b" (both). */
+static int parse_link(const struct scenario *sc, const char *text, int *src,
+		      int *dst, int *both)
+{
+	char a[SC_NAME_MAX], b[SC_NAME_MAX];
+	const char *gt = strchr(text, '>');
+	size_t la;
+
+	if (gt == NULL)
+		return -EINVAL;
+	*both = gt > text && gt[-1] == '<';
+	la = (size_t)(gt - text) - (size_t)*both;
+	if (la == 0 || la >= sizeof(a) || strlen(gt + 1) >= sizeof(b))
+		return -EINVAL;
+	memcpy(a, text, la);
+	a[la] = '\0';
+	strcpy(b, gt + 1);
+	*src = scenario_host(sc, a);
+	*dst = scenario_host(sc, b);
+	if (*src < 0 || *dst < 0 || *src == *dst)
+		return -ENOENT;
+	return 0;
+}
+
+static int control_set(struct runner *r, char *args, struct ctl_reply *rep)
+{
+	struct netem_spec s;
+	char err[256];
+	char *sp;
+	int src, dst, both, rc;
+
+	while (*args == ' ')
+		args++;
+	sp = strchr(args, ' ');
+	if (sp == NULL) {
+		ctl_reply_printf(rep, "usage: set A>B SPEC (or A<>B SPEC)\n");
+		return -EINVAL;
+	}
+	*sp = '\0';
+	rc = parse_link(r->sc, args, &src, &dst, &both);
+	if (rc < 0) {
+		ctl_reply_printf(rep, "%s: no such link (hosts:", args);
+		for (unsigned i = 0; i < r->sc->nhosts; i++)
+			ctl_reply_printf(rep, " %s", r->sc->hosts[i].name);
+		ctl_reply_printf(rep, ")\n");
+		return rc;
+	}
+	if (netem_spec_parse(sp + 1, &s, err, sizeof(err)) < 0) {
+		ctl_reply_printf(rep, "%s\n", err);
+		return -EINVAL;
+	}
+	if (r->eng == NULL) {
+		ctl_reply_printf(rep, "no repetition is running\n");
+		return -ESRCH;
+	}
+	rc = engine_set(r->eng, (unsigned)src, (unsigned)dst, &s, "ctl");
+	if (rc == 0 && both)
+		rc = engine_set(r->eng, (unsigned)dst, (unsigned)src, &s,
+				"ctl");
+	if (rc < 0) {
+		ctl_reply_printf(rep, "set %s: %s\n", args, strerror(-rc));
+		return rc;
+	}
+	netem_spec_print(&s, err, sizeof(err));
+	ctl_reply_printf(rep, "%s: %s\n", args, err);
+	return 0;
+}
+
+int runner_control(struct runner *r, char *line, struct ctl_reply *rep)
+{
+	if (strcmp(line, "status") == 0 || strcmp(line, "status -j") == 0) {
+		int json = line[6] != '\0';
+
+		if (json) {
+			ctl_reply_printf(rep, "{\"scenario\": ");
+			ctl_reply_json_str(rep, r->sc->name);
+			ctl_reply_printf(rep, ", \"path\": ");
+			ctl_reply_json_str(rep, r->sc->path);
+			ctl_reply_printf(rep, ", \"run_dir\": ");
+			ctl_reply_json_str(rep, r->dir);
+			ctl_reply_printf(rep, ", \"repetitions\": %u",
+					 r->sc->repetitions);
+			if (r->eng != NULL) {
+				ctl_reply_printf(rep, ", ");
+				engine_status(r->eng, rep, 1);
+			}
+			ctl_reply_printf(rep, "}\n");
+		} else {
+			ctl_reply_printf(
+				rep, "scenario %s (%s), %u repetition(s)\n",
+				r->sc->name, r->sc->path, r->sc->repetitions);
+			if (r->eng != NULL)
+				engine_status(r->eng, rep, 0);
+		}
+		return 0;
+	}
+	if (strncmp(line, "set ", 4) == 0)
+		return control_set(r, line + 4, rep);
+	if (strcmp(line, "stop") == 0) {
+		runner_stop(r, "stopped through the control socket");
+		ctl_reply_printf(rep, "stopping %s\n", r->sc->name);
+		return 0;
+	}
+	return -ENOTSUP;
+}
+
+void runner_progress(const struct runner *r, char *buf, size_t len)
+{
+	int n;
+
+	if (r->eng == NULL) {
+		snprintf(buf, len, "%s", r->sc->name);
+		return;
+	}
+	n = r->sc->repetitions > 1 ? snprintf(buf, len, "rep %u/%u ", r->rep,
+					      r->sc->repetitions)
+				   : 0;
+	if (n < 0 || (size_t)n >= len)
+		return;
+	engine_progress(r->eng, buf + n, len - (size_t)n);
+}
+
+const char *runner_dir(const struct runner *r)
+{
+	return r->dir;
+}
+
+const char *runner_name(const struct runner *r)
+{
+	return r->sc->name;
+}
+
+int runner_result(const struct runner *r)
+{
+	return r->result;
+}
+
+void runner_free(struct runner *r)
+{
+	if (r == NULL)
+		return;
+	engine_free(r->eng);
+	if (r->step_ev != NULL)
+		event_free(r->step_ev);
+	if (r->log_fd >= 0) {
+		log_set_file(-1);
+		close(r->log_fd);
+	}
+	free(r);
+}
