@@ -224,7 +224,7 @@ struct bridge {
 	struct bridge_stats st;
 };
 
-/* bridge.c; br_rt_offset is CLOCK_REALTIME - CLOCK_MONOTONIC now, ns */
+/* bridge_link.c; br_rt_offset is CLOCK_REALTIME - CLOCK_MONOTONIC now, ns */
 int64_t br_mono_ns(void);
 int64_t br_rt_offset(void);
 struct blink *br_link_make(struct bridge *b, unsigned src, unsigned dst,

@@ -83,12 +83,15 @@ int knetem_change_reg(int ifindex, unsigned dst_index,
 int knetem_tree_build(int ifindex, const uint32_t *dst_ip, unsigned n,
 		      char *why, size_t len);
 
-/* Shared by kernel_netem.c and the tc_*.c helpers. knetem_sock_open
+/* kernel_nl.c, shared by kernel_netem.c and the tc_*.c helpers. knetem_sock_open
  * opens an rtnetlink socket with extended acks and room for big messages;
  * knetem_talk sends msg, waits for the ack and on refusal returns -errno
  * with the kernel's extended-ack text (or strerror) in why. */
 int knetem_sock_open(struct nl_sock **out);
 int knetem_talk(struct nl_sock *sk, struct nl_msg *msg, char *why, size_t len);
+/* tc_htb.c: remove the root qdisc of ifindex through sk (0 when only
+ * the default qdisc was there). */
+int knetem_clear_sk(struct nl_sock *sk, int ifindex);
 int knetem_tree_build_sk(struct nl_sock *sk, int ifindex,
 			 const uint32_t *dst_ip, unsigned n, char *why,
 			 size_t len);

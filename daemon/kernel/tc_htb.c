@@ -5,7 +5,8 @@
  * 1:(i+2) per destination with rate and ceil far above what the link
  * carries (so htb sorts without shaping), and a u32 filter per destination
  * matching the IPv4 destination address (IP header offset 16) that steers
- * into that class. The netem leaves are grafted on by kernel_netem.c.
+ * into that class. The netem leaves are grafted on by kernel_netem.c. knetem_clear
+ * removes the root qdisc again.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -198,5 +199,44 @@ int knetem_tree_build(int ifindex, const uint32_t *dst_ip, unsigned n,
 	/* Leave nothing half built. */
 	if (err)
 		(void)knetem_clear(ifindex);
+	return err;
+}
+
+int knetem_clear_sk(struct nl_sock *sk, int ifindex)
+{
+	struct tcmsg tcm;
+	struct nl_msg *m;
+	char why[64];
+	int err;
+
+	m = nlmsg_alloc_simple(RTM_DELQDISC, 0);
+	if (!m)
+		return -ENOMEM;
+	memset(&tcm, 0, sizeof(tcm));
+	tcm.tcm_family = AF_UNSPEC;
+	tcm.tcm_ifindex = ifindex;
+	tcm.tcm_parent = TC_H_ROOT;
+	if (nlmsg_append(m, &tcm, sizeof(tcm), NLMSG_ALIGNTO)) {
+		nlmsg_free(m);
+		return -EMSGSIZE;
+	}
+	err = knetem_talk(sk, m, why, sizeof(why));
+	nlmsg_free(m);
+	/* ENOENT: only the default qdisc (handle 0) was there. */
+	return err == -ENOENT ? 0 : err;
+}
+
+int knetem_clear(int ifindex)
+{
+	struct nl_sock *sk;
+	int err;
+
+	if (ifindex <= 0)
+		return -EINVAL;
+	err = knetem_sock_open(&sk);
+	if (err)
+		return err;
+	err = knetem_clear_sk(sk, ifindex);
+	nl_socket_free(sk);
 	return err;
 }

@@ -29,67 +29,6 @@ static int silent_errback(const char *fmt, ...)
 	return 0;
 }
 
-void sc_report(struct sc_loader *L, int line, const char *sec, const char *key,
-	       const char *fmt, ...)
-{
-	char *msg = NULL;
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vasprintf(&msg, fmt, ap);
-	va_end(ap);
-	L->errors++;
-	if (rc < 0) {
-		L->oom = 1;
-		return;
-	}
-	char where[64] = "";
-	if (line > 0)
-		snprintf(where, sizeof(where), ":%d", line);
-	if (sec && key)
-		rc = sc_diag_add(L->d, line, "%s%s: [%s] %s: %s", L->path,
-				 where, sec, key, msg);
-	else if (sec)
-		rc = sc_diag_add(L->d, line, "%s%s: [%s]: %s", L->path, where,
-				 sec, msg);
-	else
-		rc = sc_diag_add(L->d, line, "%s%s: %s", L->path, where, msg);
-	if (rc < 0)
-		L->oom = 1;
-	free(msg);
-}
-
-/* Split s into at most max words (copied into w[i], each < SC_NAME_MAX
- * or flagged by returning max + 1). */
-unsigned sc_split_words(const char *s, char w[][SC_NAME_MAX], unsigned max)
-{
-	unsigned n = 0;
-
-	while (*s) {
-		while (isspace((unsigned char)*s))
-			s++;
-		if (*s == '\0')
-			break;
-		const char *e = s;
-		while (*e && !isspace((unsigned char)*e))
-			e++;
-		if (n == max || (size_t)(e - s) >= SC_NAME_MAX)
-			return max + 1;
-		memcpy(w[n], s, (size_t)(e - s));
-		w[n][e - s] = '\0';
-		n++;
-		s = e;
-	}
-	return n;
-}
-
-int sc_key_line(struct sc_loader *L, const struct sc_section *s,
-		const char *key)
-{
-	return sc_lines_key(&L->lines, s->name, key);
-}
-
 static int classify(struct sc_loader *L, const char *name, struct sc_section *s)
 {
 	static const char *const kinds[] = {"scenario", "defaults", "capture",
@@ -332,16 +271,6 @@ out:
 	free(secs);
 	free(set);
 	free(lins);
-}
-
-void scenario_free(struct scenario *sc)
-{
-	if (sc == NULL)
-		return;
-	free(sc->links);
-	free(sc->changes);
-	sc_sweep_free(sc->sweep);
-	free(sc);
 }
 
 int scenario_load(const char *path, struct scenario **out, struct sc_diag *d)

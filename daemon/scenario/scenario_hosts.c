@@ -26,14 +26,6 @@ static int valid_host_name(const char *s)
 	return 1;
 }
 
-int scenario_host(const struct scenario *sc, const char *name)
-{
-	for (unsigned i = 0; i < sc->nhosts; i++)
-		if (strcasecmp(sc->hosts[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* A host reference in [link] or [schedule]: its index, or -1 reported. */
 int sc_resolve_host(struct sc_loader *L, int line, const char *sec,
 		    const char *key, const char *name)

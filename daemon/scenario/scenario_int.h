@@ -261,4 +261,22 @@ void sc_sweep_free(struct sc_sweep *sw);
 unsigned sc_sweep_link_params(void);
 const char *sc_sweep_link_param(unsigned p);
 
+/* Bound on the table's length (sc_sweep_link_params() <= it). */
+#define SC_LP_TABLE_MAX 64
+/* The table index of the parameter called name, or -1. */
+int sc_lp_find(const char *name);
+/* The parameter name of link axis a. */
+const char *sc_lp_name(const struct sc_axis *a);
+/* Parse value val of parameter p into out (its netem words). Returns 0,
+ * or -EINVAL with a reason in err. */
+int sc_lp_parse(unsigned p, const char *val, struct netem_spec *out,
+		char *err, size_t errlen);
+/* Write parameter p of v (its parsed words) into s. Returns 0, or
+ * -EINVAL with a reason when s lacks what p refines. */
+int sc_lp_set(struct netem_spec *s, unsigned p, const struct netem_spec *v,
+	      char *err, size_t errlen);
+/* A spec is valid when its canonical text parses back (netem's own
+ * checks: reorder needs a delay, and so on). */
+int sc_spec_check(const struct netem_spec *s, char *err, size_t errlen);
+
 #endif
