@@ -1,7 +1,8 @@
 /*
- * engine.c: one repetition of a scenario (see engine.h). Set-up order: a
- * fresh anonymous hub namespace; per host a shim in its own network+PID
- * namespace (hostproc.c), a veth pair into it and its addresses (netns.c);
+ * emulation.c: one emulated repetition of a scenario (see reckond.h).
+ * Set-up order: a fresh anonymous hub namespace; per host a shim in its
+ * own network+PID namespace (ns/hostproc.c), a veth pair into it and its
+ * addresses (ns/netns.c);
  * the backend (bridge_new on the hub ends, or a Linux bridge plus
  * knetem_apply inside each host for backend = kernel); then the daemon
  * returns to the namespace it came from, keeping the hub alive through a
@@ -42,12 +43,12 @@ struct eng_host {
 	char log[PATH_MAX];
 };
 
-struct engine {
+struct emulation {
 	struct event_base *base;
 	const struct scenario *sc;
-	struct engine_params p;
+	struct emulation_params p;
 	char dir[PATH_MAX];
-	engine_done_fn done;
+	emulation_done_fn done;
 	void *arg;
 
 	enum eng_state state;
@@ -77,7 +78,7 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int64_t elapsed_ns(const struct engine *e)
+static int64_t elapsed_ns(const struct emulation *e)
 {
 	if (e->state == ENG_DONE)
 		return e->end_ns;
@@ -97,7 +98,7 @@ static struct timeval tv_of(int64_t ns)
 
 /* reckon-agent ROLE ARGS through sh, so ARGS are shell words; exec hosts
  * run their command line with sh -c. */
-static char **host_argv(const struct engine *e, const struct sc_host *sh,
+static char **host_argv(const struct emulation *e, const struct sc_host *sh,
 			char *script, size_t len)
 {
 	static char sh_path[] = "/bin/sh", dash_c[] = "-c";
@@ -118,7 +119,7 @@ static char **host_argv(const struct engine *e, const struct sc_host *sh,
 }
 
 /* The daemon's environment plus what a host needs to know about itself. */
-static char **host_envp(const struct engine *e, unsigned i)
+static char **host_envp(const struct emulation *e, unsigned i)
 {
 	const struct sc_host *sh = &e->sc->hosts[i];
 	size_t n = 0, k = 0;
@@ -154,7 +155,7 @@ static void free_strv(char **v)
 	free(v);
 }
 
-static int spawn_host(struct engine *e, unsigned i)
+static int spawn_host(struct emulation *e, unsigned i)
 {
 	const struct sc_host *sh = &e->sc->hosts[i];
 	struct eng_host *h = &e->h[i];
@@ -194,7 +195,7 @@ static int spawn_host(struct engine *e, unsigned i)
 	return err;
 }
 
-static void ensure_spec_table(struct engine *e)
+static void ensure_spec_table(struct emulation *e)
 {
 	for (unsigned i = 0; i < e->n; i++)
 		for (unsigned j = 0; j < e->n; j++) {
@@ -208,7 +209,7 @@ static void ensure_spec_table(struct engine *e)
 		}
 }
 
-static int setup_kernel(struct engine *e)
+static int setup_kernel(struct emulation *e)
 {
 	char why[256];
 	int *idx = calloc(e->n, sizeof(*idx));
@@ -283,7 +284,7 @@ static int check_bridge_rx(void)
 /* [link] schedule and trace keys: each link follows its schedule from the
  * moment the hosts start, the origin of [schedule] times too (the
  * simulator's time 0). */
-static int setup_schedules(struct engine *e)
+static int setup_schedules(struct emulation *e)
 {
 	int64_t t0 = (int64_t)e->t0.tv_sec * 1000000000 + e->t0.tv_nsec;
 
@@ -315,7 +316,7 @@ static int setup_schedules(struct engine *e)
 	return 0;
 }
 
-static int setup_backend(struct engine *e)
+static int setup_backend(struct emulation *e)
 {
 	struct bridge_port *ports;
 	char pcap[PATH_MAX];
@@ -348,7 +349,7 @@ static int setup_backend(struct engine *e)
 }
 
 /* Everything up to "go": runs with the thread in the hub namespace. */
-static int setup_network(struct engine *e)
+static int setup_network(struct emulation *e)
 {
 	uint32_t net;
 	unsigned prefix;
@@ -396,7 +397,7 @@ static int setup_network(struct engine *e)
 	return setup_backend(e);
 }
 
-static void write_results(struct engine *e)
+static void write_results(struct emulation *e)
 {
 	struct netem_counters *c = calloc((size_t)e->n * e->n, sizeof(*c));
 	struct results_host *rh = calloc(e->n, sizeof(*rh));
@@ -432,7 +433,7 @@ static void write_results(struct engine *e)
 	free(rh);
 }
 
-static void report_failures(const struct engine *e)
+static void report_failures(const struct emulation *e)
 {
 	char tail[2048];
 
@@ -459,7 +460,7 @@ static void report_failures(const struct engine *e)
 
 static void finish(evutil_socket_t fd, short what, void *arg)
 {
-	struct engine *e = arg;
+	struct emulation *e = arg;
 
 	(void)fd;
 	(void)what;
@@ -489,7 +490,7 @@ static void finish(evutil_socket_t fd, short what, void *arg)
 	e->done(e, e->arg);
 }
 
-static void kill_all(struct engine *e, int sig)
+static void kill_all(struct emulation *e, int sig)
 {
 	for (unsigned i = 0; i < e->n; i++) {
 		struct eng_host *h = &e->h[i];
@@ -506,7 +507,7 @@ static void kill_all(struct engine *e, int sig)
 
 static void on_grace(evutil_socket_t fd, short what, void *arg)
 {
-	struct engine *e = arg;
+	struct emulation *e = arg;
 
 	(void)fd;
 	(void)what;
@@ -515,7 +516,7 @@ static void on_grace(evutil_socket_t fd, short what, void *arg)
 	kill_all(e, SIGKILL);
 }
 
-void engine_stop(struct engine *e, const char *why)
+void emulation_stop(struct emulation *e, const char *why)
 {
 	struct timeval tv;
 
@@ -538,12 +539,12 @@ static void on_duration(evutil_socket_t fd, short what, void *arg)
 {
 	(void)fd;
 	(void)what;
-	engine_stop(arg, "duration elapsed");
+	emulation_stop(arg, "duration elapsed");
 }
 
 static void on_sigchld(evutil_socket_t fd, short what, void *arg)
 {
-	struct engine *e = arg;
+	struct emulation *e = arg;
 	pid_t pid;
 	int st;
 
@@ -569,7 +570,7 @@ static void on_sigchld(evutil_socket_t fd, short what, void *arg)
 					snprintf(why, sizeof(why),
 						 "host %s failed",
 						 e->sc->hosts[i].name);
-					engine_stop(e, why);
+					emulation_stop(e, why);
 				}
 			}
 		}
@@ -578,7 +579,7 @@ static void on_sigchld(evutil_socket_t fd, short what, void *arg)
 		event_active(e->fin_ev, EV_TIMEOUT, 0);
 }
 
-static void log_change(struct engine *e, unsigned src, unsigned dst,
+static void log_change(struct emulation *e, unsigned src, unsigned dst,
 		       const struct netem_spec *s, const char *origin)
 {
 	char text[512];
@@ -594,8 +595,8 @@ static void log_change(struct engine *e, unsigned src, unsigned dst,
 	}
 }
 
-int engine_set(struct engine *e, unsigned src, unsigned dst,
-	       const struct netem_spec *s, const char *origin)
+int emulation_set(struct emulation *e, unsigned src, unsigned dst,
+		  const struct netem_spec *s, const char *origin)
 {
 	char why[256];
 	int err;
@@ -627,7 +628,7 @@ int engine_set(struct engine *e, unsigned src, unsigned dst,
 	return 0;
 }
 
-static void arm_schedule(struct engine *e)
+static void arm_schedule(struct emulation *e)
 {
 	struct timeval tv;
 
@@ -639,7 +640,7 @@ static void arm_schedule(struct engine *e)
 
 static void on_schedule(evutil_socket_t fd, short what, void *arg)
 {
-	struct engine *e = arg;
+	struct emulation *e = arg;
 	int64_t t = elapsed_ns(e);
 
 	(void)fd;
@@ -647,7 +648,8 @@ static void on_schedule(evutil_socket_t fd, short what, void *arg)
 	while (e->next_change < e->sc->nchanges &&
 	       e->sc->changes[e->next_change].at_ns <= t) {
 		const struct sc_change *c = &e->sc->changes[e->next_change++];
-		int err = engine_set(e, c->src, c->dst, &c->spec, "schedule");
+		int err =
+			emulation_set(e, c->src, c->dst, &c->spec, "schedule");
 
 		if (err < 0)
 			log_warnx("schedule: %s>%s: %s",
@@ -659,7 +661,7 @@ static void on_schedule(evutil_socket_t fd, short what, void *arg)
 
 /* Undo a partial set-up: no host has been released yet, so SIGKILL and a
  * blocking reap end them at once. */
-static void abort_setup(struct engine *e)
+static void abort_setup(struct emulation *e)
 {
 	for (unsigned i = 0; i < e->n; i++) {
 		struct eng_host *h = &e->h[i];
@@ -691,10 +693,10 @@ static int check_kernel(void)
 	return err;
 }
 
-int engine_start(struct event_base *base, const struct engine_params *p,
-		 engine_done_fn done, void *arg, struct engine **out)
+int emulation_start(struct event_base *base, const struct emulation_params *p,
+		    emulation_done_fn done, void *arg, struct emulation **out)
 {
-	struct engine *e = calloc(1, sizeof(*e));
+	struct emulation *e = calloc(1, sizeof(*e));
 	char path[PATH_MAX];
 	int err = -ENOMEM;
 
@@ -786,7 +788,7 @@ fail:
 	if (e->sigchld_ev != NULL)
 		event_del(e->sigchld_ev);
 	e->state = ENG_DONE;
-	engine_free(e);
+	emulation_free(e);
 	return err < 0 ? err : -ENOMEM;
 }
 
@@ -801,7 +803,8 @@ static const char *host_state(const struct eng_host *h)
 	return h->stopped ? "stopped" : "exited";
 }
 
-static void status_hosts(const struct engine *e, struct ctl_reply *r, int json)
+static void status_hosts(const struct emulation *e, struct ctl_reply *r,
+			 int json)
 {
 	pid_t pids[64];
 
@@ -845,7 +848,8 @@ static void status_hosts(const struct engine *e, struct ctl_reply *r, int json)
 	}
 }
 
-static void status_links(const struct engine *e, struct ctl_reply *r, int json)
+static void status_links(const struct emulation *e, struct ctl_reply *r,
+			 int json)
 {
 	int first = 1;
 
@@ -907,15 +911,15 @@ static void status_links(const struct engine *e, struct ctl_reply *r, int json)
 					e->sc->hosts[i].name,
 					e->sc->hosts[j].name, text, c.in,
 					c.delivered, c.drop_loss, c.drop_limit,
-					c.duplicated, c.corrupted,
-					c.reordered);
+					c.duplicated, c.corrupted, c.reordered);
 			}
 			first = 0;
 		}
 }
 
 /* Frames that never reached a link: counted by the bridge, shown here. */
-static void status_bridge(const struct engine *e, struct ctl_reply *r, int json)
+static void status_bridge(const struct emulation *e, struct ctl_reply *r,
+			  int json)
 {
 	struct bridge_stats bs;
 
@@ -935,7 +939,7 @@ static void status_bridge(const struct engine *e, struct ctl_reply *r, int json)
 		bs.send_errors);
 }
 
-void engine_status(const struct engine *e, struct ctl_reply *r, int json)
+void emulation_status(const struct emulation *e, struct ctl_reply *r, int json)
 {
 	static const char *const st[] = {"running", "stopping", "done"};
 	double el = (double)elapsed_ns(e) / 1e9;
@@ -969,7 +973,7 @@ void engine_status(const struct engine *e, struct ctl_reply *r, int json)
 	status_bridge(e, r, 0);
 }
 
-void engine_progress(const struct engine *e, char *buf, size_t len)
+void emulation_progress(const struct emulation *e, char *buf, size_t len)
 {
 	size_t o;
 	int n, shown = 0, more = 0;
@@ -1001,7 +1005,7 @@ void engine_progress(const struct engine *e, char *buf, size_t len)
 		snprintf(buf + o, len - o, " (+%d links)", more);
 }
 
-int engine_result(const struct engine *e)
+int emulation_result(const struct emulation *e)
 {
 	if (e->result != 0)
 		return e->result;
@@ -1011,7 +1015,7 @@ int engine_result(const struct engine *e)
 	return 0;
 }
 
-void engine_free(struct engine *e)
+void emulation_free(struct emulation *e)
 {
 	if (e == NULL)
 		return;

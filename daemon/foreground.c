@@ -1,5 +1,5 @@
 /*
- * run.c: `reckond run FILE`, a scenario in the foreground. It enters an
+ * foreground.c: `reckond run FILE`, a scenario in the foreground. It enters an
  * unprivileged user namespace when not root, serves the control socket
  * (status, set, stop) while the scenario runs, shows a progress line on
  * stderr, turns SIGINT and SIGTERM into an orderly stop (libevent signal
@@ -21,13 +21,13 @@
 
 struct fg {
 	struct event_base *base;
-	struct runner *r;
+	struct repetitions *r;
 	int tty, quiet, done;
 	int sig; /* the signal that stopped the run, if any */
 	unsigned ticks;
 };
 
-static void fg_done(struct runner *r, void *arg)
+static void fg_done(struct repetitions *r, void *arg)
 {
 	struct fg *fg = arg;
 
@@ -44,8 +44,8 @@ static void fg_signal(evutil_socket_t sig, short what, void *arg)
 	log_info("%s: stopping", strsignal((int)sig));
 	if (fg->sig == 0)
 		fg->sig = (int)sig;
-	runner_stop(fg->r, sig == SIGINT ? "interrupted (SIGINT)"
-					 : "terminated (SIGTERM)");
+	repetitions_stop(fg->r, sig == SIGINT ? "interrupted (SIGINT)"
+					      : "terminated (SIGTERM)");
 }
 
 static void fg_progress(evutil_socket_t fd, short what, void *arg)
@@ -58,12 +58,11 @@ static void fg_progress(evutil_socket_t fd, short what, void *arg)
 	fg->ticks++;
 	if (fg->quiet || fg->done || (!fg->tty && fg->ticks % 5 != 0))
 		return;
-	runner_progress(fg->r, line, sizeof(line));
+	repetitions_progress(fg->r, line, sizeof(line));
 	if (fg->tty) {
 		fprintf(stderr, "\r%s\033[K", line);
 		log_progress_line(1);
-	}
-	else
+	} else
 		fprintf(stderr, "reckond: %s\n", line);
 }
 
@@ -76,7 +75,7 @@ static int fg_control(void *arg, char *line, struct ctl_reply *rep)
 		ctl_reply_printf(rep, "starting\n");
 		return -EAGAIN;
 	}
-	rc = runner_control(fg->r, line, rep);
+	rc = repetitions_control(fg->r, line, rep);
 	if (rc == -ENOTSUP) {
 		if (strncmp(line, "run", 3) == 0)
 			ctl_reply_printf(
@@ -139,7 +138,7 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o,
 		else
 			log_debug("control socket %s", sock);
 	}
-	err = runner_start(fg.base, sc, NULL, fg_done, &fg, &fg.r);
+	err = repetitions_start(fg.base, sc, NULL, fg_done, &fg, &fg.r);
 	if (err < 0)
 		goto out;
 	event_add(tick, &one);
@@ -148,18 +147,18 @@ int run_scenario(const struct scenario *sc, const struct run_opts *o,
 		fprintf(stderr, "\r\033[K");
 	log_progress_line(0);
 	if (!fg.done) {
-		/* the loop ended without the runner finishing */
-		runner_stop(fg.r, "event loop ended");
+		/* the loop ended without the repetitions finishing */
+		repetitions_stop(fg.r, "event loop ended");
 	}
-	err = runner_result(fg.r);
+	err = repetitions_result(fg.r);
 	if (err == 0 && fg.sig != 0)
 		err = 128 + fg.sig; /* like a shell: interrupted, not passed */
-	printf("results: %s\n", runner_dir(fg.r));
+	printf("results: %s\n", repetitions_dir(fg.r));
 	fflush(stdout);
 	if (rundir != NULL && rundir_len > 0)
-		snprintf(rundir, rundir_len, "%s", runner_dir(fg.r));
+		snprintf(rundir, rundir_len, "%s", repetitions_dir(fg.r));
 out:
-	runner_free(fg.r);
+	repetitions_free(fg.r);
 	control_close(ctl);
 	if (tick != NULL)
 		event_free(tick);

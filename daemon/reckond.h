@@ -16,11 +16,11 @@
 #include "netem.h"
 
 /*
- * foreground.c, cleanup.c, service.c: running scenarios. run_scenario builds the namespaces, links and
- * agents of one scenario, runs it to the end (or to SIGINT/SIGTERM or a
- * control-socket stop), tears everything down and writes the results
- * directory. service_main is reckond without a subcommand: it serves the
- * control socket and runs queued scenarios one at a time.
+ * foreground.c, cleanup.c, service.c: running scenarios. run_scenario builds
+ * the namespaces, links and agents of one scenario, runs it to the end (or to
+ * SIGINT/SIGTERM or a control-socket stop), tears everything down and writes
+ * the results directory. service_main is reckond without a subcommand: it
+ * serves the control socket and runs queued scenarios one at a time.
  */
 
 /* Returns 0 when the run and every agent succeeded, a positive exit status
@@ -39,50 +39,50 @@ int service_main(const struct run_opts *o);
 /*
  * repetitions.c: one scenario from start to results, asynchronously on a
  * libevent loop: the results directory, reckond.log, then every repetition
- * (an engine each, seeds derived from the scenario seed), then the done
+ * (an emulation each, seeds derived from the scenario seed), then the done
  * callback. The foreground `reckond run` and the service both drive it,
  * and its control commands (status, set, stop) are the same in both.
  */
 
-struct runner;
+struct repetitions;
 
-typedef void (*runner_done_fn)(struct runner *r, void *arg);
+typedef void (*repetitions_done_fn)(struct repetitions *r, void *arg);
 
-
-/* Start sc (borrowed until runner_free). A relative results_dir is taken
+/* Start sc (borrowed until repetitions_free). A relative results_dir is taken
  * relative to cwd when cwd is not NULL. */
-int runner_start(struct event_base *base, const struct scenario *sc,
-		 const char *cwd, runner_done_fn done, void *arg,
-		 struct runner **out);
+int repetitions_start(struct event_base *base, const struct scenario *sc,
+		      const char *cwd, repetitions_done_fn done, void *arg,
+		      struct repetitions **out);
 
-void runner_stop(struct runner *r, const char *why);
+void repetitions_stop(struct repetitions *r, const char *why);
 
 /* Control requests for the running scenario: "status [-j]", "set LINK
  * SPEC", "stop". Returns 0 or -errno; -ENOTSUP for other requests. */
-int runner_control(struct runner *r, char *line, struct ctl_reply *reply);
+int repetitions_control(struct repetitions *r, char *line,
+			struct ctl_reply *reply);
 
-void runner_progress(const struct runner *r, char *buf, size_t len);
-const char *runner_dir(const struct runner *r);
-const char *runner_name(const struct runner *r);
+void repetitions_progress(const struct repetitions *r, char *buf, size_t len);
+const char *repetitions_dir(const struct repetitions *r);
+const char *repetitions_name(const struct repetitions *r);
 
 /* Exit status: 0, a failing host's status, or 1 when set-up failed. */
-int runner_result(const struct runner *r);
+int repetitions_result(const struct repetitions *r);
 
-void runner_free(struct runner *r);
+void repetitions_free(struct repetitions *r);
 
 /*
- * emulation.c: one repetition of a scenario on a libevent loop. engine_start
+ * emulation.c: one repetition of a scenario on a libevent loop. emulation_start
  * builds the hub and host namespaces, the veths and the impairment backend
  * (the userspace bridge, or kernel netem), starts every host, applies the
  * [schedule] at its times and stops the hosts when the duration is over, a
- * host fails, or engine_stop is called; then it writes the repetition's
+ * host fails, or emulation_stop is called; then it writes the repetition's
  * counters and host statuses and calls the done callback. While it runs,
- * engine_set changes a link live and engine_status describes it.
+ * emulation_set changes a link live and emulation_status describes it.
  */
 
-struct engine;
+struct emulation;
 
-struct engine_params {
+struct emulation_params {
 	const struct scenario *sc;
 	uint64_t seed;	   /* this repetition's seed */
 	unsigned rep;	   /* 1-based */
@@ -91,31 +91,31 @@ struct engine_params {
 	int64_t grace_ns;  /* SIGTERM -> SIGKILL */
 };
 
-typedef void (*engine_done_fn)(struct engine *e, void *arg);
+typedef void (*emulation_done_fn)(struct emulation *e, void *arg);
 
 /* Set everything up and start the hosts. On failure returns -errno with
  * the reason already logged and nothing left behind. */
-int engine_start(struct event_base *base, const struct engine_params *p,
-		 engine_done_fn done, void *arg, struct engine **out);
+int emulation_start(struct event_base *base, const struct emulation_params *p,
+		    emulation_done_fn done, void *arg, struct emulation **out);
 
 /* Begin an orderly stop (SIGTERM, then SIGKILL after the grace time). */
-void engine_stop(struct engine *e, const char *why);
+void emulation_stop(struct emulation *e, const char *why);
 
 /* Live change of the directed link src->dst; origin ("ctl", "schedule")
  * goes into changes.csv and the log. */
-int engine_set(struct engine *e, unsigned src, unsigned dst,
-	       const struct netem_spec *s, const char *origin);
+int emulation_set(struct emulation *e, unsigned src, unsigned dst,
+		  const struct netem_spec *s, const char *origin);
 
 /* Hosts, links and counters, as text or JSON (one object). */
-void engine_status(const struct engine *e, struct ctl_reply *r, int json);
+void emulation_status(const struct emulation *e, struct ctl_reply *r, int json);
 
 /* One progress line: elapsed/duration and per-link delivered/dropped. */
-void engine_progress(const struct engine *e, char *buf, size_t len);
+void emulation_progress(const struct emulation *e, char *buf, size_t len);
 
 /* 0 when every host succeeded, else the exit status of the first host
  * that failed (1 when that status was 0 but the run still failed). */
-int engine_result(const struct engine *e);
+int emulation_result(const struct emulation *e);
 
-void engine_free(struct engine *e);
+void emulation_free(struct emulation *e);
 
 #endif

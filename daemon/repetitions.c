@@ -1,9 +1,8 @@
 /*
- * runner.c: a scenario's repetitions, one engine after the other (see
- * runner.h). Repetition seeds: the first repetition uses the scenario seed
- * unchanged, so a run with repetitions = 1 reproduces a seed exactly; the
- * k-th (k >= 2) uses splitmix64 (Steele, Lea, Flood: "Fast splittable
- * pseudorandom number generators", OOPSLA 2014) of seed + (k - 1) * golden
+ * repetitions.c: a scenario's repetitions, one emulation after the other
+ * (see reckond.h). Repetition k runs with scenario_rep_seed(seed, k): the
+ * scenario seed itself for the first, so a run with repetitions = 1
+ * reproduces a seed exactly, then splitmix64 of seed + (k - 1) * golden
  * gamma, which spreads neighbouring repetitions over unrelated streams.
  * With one repetition the results go straight into the run directory; with
  * several, into rep-1/, rep-2/, ... below it.
@@ -23,15 +22,15 @@
 
 #define GRACE_NS 2000000000LL /* SIGTERM -> SIGKILL */
 
-struct runner {
+struct repetitions {
 	struct event_base *base;
 	const struct scenario *sc;
 	char dir[PATH_MAX];
 	char repdir[PATH_MAX];
 	char agent[PATH_MAX];
-	runner_done_fn done;
+	repetitions_done_fn done;
 	void *arg;
-	struct engine *eng;
+	struct emulation *eng;
 	struct event *step_ev;
 	unsigned rep;
 	int result;
@@ -71,17 +70,17 @@ static void find_agent(char *out, size_t len)
 	snprintf(out, len, "reckon-agent");
 }
 
-static void engine_done(struct engine *e, void *arg)
+static void emulation_done(struct emulation *e, void *arg)
 {
-	struct runner *r = arg;
+	struct repetitions *r = arg;
 
 	(void)e;
 	event_active(r->step_ev, EV_TIMEOUT, 0);
 }
 
-static int start_rep(struct runner *r)
+static int start_rep(struct repetitions *r)
 {
-	struct engine_params p;
+	struct emulation_params p;
 	uint64_t seed = scenario_rep_seed(r->sc->seed, r->rep);
 	int err;
 
@@ -106,10 +105,10 @@ static int start_rep(struct runner *r)
 	p.grace_ns = GRACE_NS;
 	log_info("%s: repetition %u/%u, seed %" PRIu64, r->sc->name, r->rep,
 		 r->sc->repetitions, seed);
-	return engine_start(r->base, &p, engine_done, r, &r->eng);
+	return emulation_start(r->base, &p, emulation_done, r, &r->eng);
 }
 
-static void finish(struct runner *r)
+static void finish(struct repetitions *r)
 {
 	/* Agents' metrics, when the scenario has any, become summary.csv,
 	 * summary.json and the table on stdout. */
@@ -122,7 +121,8 @@ static void finish(struct runner *r)
 			log_warnx("%s: summary: %s", r->dir, strerror(-err));
 			r->result = 1;
 		}
-		if (err == 0 && (err = plot_run(r->dir, r->sc->repetitions)) < 0)
+		if (err == 0 &&
+		    (err = plot_run(r->dir, r->sc->repetitions)) < 0)
 			log_warnx("%s: plots: %s", r->dir, strerror(-err));
 	}
 	log_info("%s: %s; results in %s", r->sc->name,
@@ -136,17 +136,17 @@ static void finish(struct runner *r)
 
 static void step(evutil_socket_t fd, short what, void *arg)
 {
-	struct runner *r = arg;
+	struct repetitions *r = arg;
 	int err;
 
 	(void)fd;
 	(void)what;
 	if (r->eng != NULL) {
-		int res = engine_result(r->eng);
+		int res = emulation_result(r->eng);
 
 		if (res != 0 && r->result == 0)
 			r->result = res;
-		engine_free(r->eng);
+		emulation_free(r->eng);
 		r->eng = NULL;
 	}
 	while (r->result == 0 && !r->stopping && r->rep < r->sc->repetitions) {
@@ -159,11 +159,11 @@ static void step(evutil_socket_t fd, short what, void *arg)
 	finish(r);
 }
 
-int runner_start(struct event_base *base, const struct scenario *sc,
-		 const char *cwd, runner_done_fn done, void *arg,
-		 struct runner **out)
+int repetitions_start(struct event_base *base, const struct scenario *sc,
+		      const char *cwd, repetitions_done_fn done, void *arg,
+		      struct repetitions **out)
 {
-	struct runner *r = calloc(1, sizeof(*r));
+	struct repetitions *r = calloc(1, sizeof(*r));
 	char parent[PATH_MAX], path[PATH_MAX];
 	int err;
 
@@ -205,7 +205,7 @@ int runner_start(struct event_base *base, const struct scenario *sc,
 	if (err < 0) {
 		log_warnx("results directory under %s: %s", parent,
 			  strerror(-err));
-		runner_free(r);
+		repetitions_free(r);
 		return err;
 	}
 	/* Report the directory absolutely: the service's cwd is not the
@@ -233,11 +233,11 @@ int runner_start(struct event_base *base, const struct scenario *sc,
 	return 0;
 }
 
-void runner_stop(struct runner *r, const char *why)
+void repetitions_stop(struct repetitions *r, const char *why)
 {
 	r->stopping = 1;
 	if (r->eng != NULL)
-		engine_stop(r->eng, why);
+		emulation_stop(r->eng, why);
 }
 
 /* "a>b" (one direction) or "a<>b" (both). */
@@ -264,7 +264,7 @@ static int parse_link(const struct scenario *sc, const char *text, int *src,
 	return 0;
 }
 
-static int control_set(struct runner *r, char *args, struct ctl_reply *rep)
+static int control_set(struct repetitions *r, char *args, struct ctl_reply *rep)
 {
 	struct netem_spec s;
 	char err[256];
@@ -295,10 +295,10 @@ static int control_set(struct runner *r, char *args, struct ctl_reply *rep)
 		ctl_reply_printf(rep, "no repetition is running\n");
 		return -ESRCH;
 	}
-	rc = engine_set(r->eng, (unsigned)src, (unsigned)dst, &s, "ctl");
+	rc = emulation_set(r->eng, (unsigned)src, (unsigned)dst, &s, "ctl");
 	if (rc == 0 && both)
-		rc = engine_set(r->eng, (unsigned)dst, (unsigned)src, &s,
-				"ctl");
+		rc = emulation_set(r->eng, (unsigned)dst, (unsigned)src, &s,
+				   "ctl");
 	if (rc < 0) {
 		ctl_reply_printf(rep, "set %s: %s\n", args, strerror(-rc));
 		return rc;
@@ -308,7 +308,8 @@ static int control_set(struct runner *r, char *args, struct ctl_reply *rep)
 	return 0;
 }
 
-int runner_control(struct runner *r, char *line, struct ctl_reply *rep)
+int repetitions_control(struct repetitions *r, char *line,
+			struct ctl_reply *rep)
 {
 	if (strcmp(line, "status") == 0 || strcmp(line, "status -j") == 0) {
 		int json = line[6] != '\0';
@@ -324,7 +325,7 @@ int runner_control(struct runner *r, char *line, struct ctl_reply *rep)
 					 r->sc->repetitions);
 			if (r->eng != NULL) {
 				ctl_reply_printf(rep, ", ");
-				engine_status(r->eng, rep, 1);
+				emulation_status(r->eng, rep, 1);
 			}
 			ctl_reply_printf(rep, "}\n");
 		} else {
@@ -332,21 +333,21 @@ int runner_control(struct runner *r, char *line, struct ctl_reply *rep)
 				rep, "scenario %s (%s), %u repetition(s)\n",
 				r->sc->name, r->sc->path, r->sc->repetitions);
 			if (r->eng != NULL)
-				engine_status(r->eng, rep, 0);
+				emulation_status(r->eng, rep, 0);
 		}
 		return 0;
 	}
 	if (strncmp(line, "set ", 4) == 0)
 		return control_set(r, line + 4, rep);
 	if (strcmp(line, "stop") == 0) {
-		runner_stop(r, "stopped through the control socket");
+		repetitions_stop(r, "stopped through the control socket");
 		ctl_reply_printf(rep, "stopping %s\n", r->sc->name);
 		return 0;
 	}
 	return -ENOTSUP;
 }
 
-void runner_progress(const struct runner *r, char *buf, size_t len)
+void repetitions_progress(const struct repetitions *r, char *buf, size_t len)
 {
 	int n;
 
@@ -359,29 +360,29 @@ void runner_progress(const struct runner *r, char *buf, size_t len)
 				   : 0;
 	if (n < 0 || (size_t)n >= len)
 		return;
-	engine_progress(r->eng, buf + n, len - (size_t)n);
+	emulation_progress(r->eng, buf + n, len - (size_t)n);
 }
 
-const char *runner_dir(const struct runner *r)
+const char *repetitions_dir(const struct repetitions *r)
 {
 	return r->dir;
 }
 
-const char *runner_name(const struct runner *r)
+const char *repetitions_name(const struct repetitions *r)
 {
 	return r->sc->name;
 }
 
-int runner_result(const struct runner *r)
+int repetitions_result(const struct repetitions *r)
 {
 	return r->result;
 }
 
-void runner_free(struct runner *r)
+void repetitions_free(struct repetitions *r)
 {
 	if (r == NULL)
 		return;
-	engine_free(r->eng);
+	emulation_free(r->eng);
 	if (r->step_ev != NULL)
 		event_free(r->step_ev);
 	if (r->log_fd >= 0) {

@@ -8,11 +8,11 @@
  * number retires events that a later, earlier arming made stale). A
  * datagram a role emits goes to the host whose address its destination
  * names, through the directed link's netem engine, and arrives at the
- * delivery time the engine gives it; the receiving host takes it on the
+ * delivery time the netem engine gives it; the receiving host takes it on the
  * lane its port selects, as its socket would. Hosts end as their agents
  * would, or at the duration like SIGTERM, and write the agents' metrics
  * files; the repetition then writes counters.csv, hosts.csv and
- * changes.csv as the engine does. sim_scenario runs the repetitions into
+ * changes.csv as the emulator does. sim_scenario runs the repetitions into
  * a results directory and writes the summary.
  */
 #include <arpa/inet.h>

@@ -137,7 +137,7 @@ void sim_net_counters(const struct sim_net *n, unsigned src, unsigned dst,
  * it the datagrams that arrive, and at its end writes the same metrics
  * files through agents/io/metrics_io.c. Times passed in are absolute
  * virtual ns since the repetition started; the machine sees them relative
- * to its t0, which is the engine's common start (0.5 s + 25 ms per host)
+ * to its t0, which is the emulator's common start (0.5 s + 25 ms per host)
  * unless --start-ns +MS says otherwise.
  */
 

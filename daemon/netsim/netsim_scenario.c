@@ -1,7 +1,7 @@
 /*
  * sim_scenario.c: `reckond sim FILE` (and `reckond run FILE` when the
- * scenario says mode = simulate): the simulator's twin of run.c and
- * runner.c. It makes the same results directory (canonical scenario.ini,
+ * scenario says mode = simulate): the simulator's twin of foreground.c and
+ * repetitions.c. It makes the same results directory (canonical scenario.ini,
  * reckond.log, rep-N/ when there are several repetitions, with the same
  * repetition seeds), runs every repetition with sim_run_rep, prints a
  * progress line per repetition with the speed over real time, then

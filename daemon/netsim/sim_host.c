@@ -14,8 +14,8 @@
 
 #include "netsim_int.h"
 
-/* The engine gives every agent of a repetition one t0 (RECKON_START_NS):
- * 0.5 s plus 25 ms per host after it begins setting up (engine.c). */
+/* The emulator gives every agent of a repetition one t0 (RECKON_START_NS):
+ * 0.5 s plus 25 ms per host after it begins setting up (emulation.c). */
 #define START_BASE_NS	  500000000LL
 #define START_PER_HOST_NS 25000000LL
 
@@ -53,7 +53,7 @@ int sim_host_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 	rc = sim_words_split(sh->role, sh->args, &h->words, err, errlen);
 	if (rc)
 		return rc;
-	/* what the engine puts in the environment, then the args */
+	/* what the emulator puts in the environment, then the args */
 	agent_opts_init(&h->o, role, sh->name);
 	h->o.run_dir = run_dir;
 	h->o.host = sh->name;
