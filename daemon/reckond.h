@@ -16,24 +16,26 @@
 #include "netem.h"
 
 /*
- * foreground.c, cleanup.c, service.c: running scenarios. run_scenario builds
- * the namespaces, links and agents of one scenario, runs it to the end (or to
- * SIGINT/SIGTERM or a control-socket stop), tears everything down and writes
- * the results directory. service_main is reckond without a subcommand: it
- * serves the control socket and runs queued scenarios one at a time.
+ * foreground.c, service.c, cleanup.c: reckond's subcommands. run_scenario
+ * builds the namespaces, links and agents of one scenario, runs it to the end
+ * (or to SIGINT/SIGTERM or a control-socket stop), tears everything down and
+ * writes the results directory. service_main is reckond without a subcommand:
+ * it serves the control socket and runs queued scenarios one at a time.
  */
 
-/* Returns 0 when the run and every agent succeeded, a positive exit status
- * when an agent failed, or -errno when the run could not be set up. The
- * results directory is written to rundir (if not NULL). */
+/* foreground.c: `reckond run`. Returns 0 when the run and every agent
+ * succeeded, a positive exit status when an agent failed, or -errno when the
+ * run could not be set up. The results directory is written to rundir (if not
+ * NULL). */
 int run_scenario(const struct scenario *sc, const struct run_opts *o,
 		 char *rundir, size_t rundir_len);
 
-/* Remove namespaces, veths and processes left by a reckond that died.
- * Returns the number of objects removed or -errno. */
+/* cleanup.c: remove namespaces, veths and processes left by a reckond that
+ * died. Returns the number of objects removed or -errno. */
 int run_cleanup(int verbose);
 
-/* The service: control socket, queue of scenarios. Returns an exit status. */
+/* service.c: the service: control socket, queue of scenarios. Returns an exit
+ * status. */
 int service_main(const struct run_opts *o);
 
 /*

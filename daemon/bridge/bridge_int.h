@@ -148,9 +148,9 @@ int capture_flush(struct capture *c);
 void capture_close(struct capture *c);
 
 /*
- * bridge_int.c: the userspace bridge's private state, shared by its five
- * files and by nothing else: bridge.c (the API in bridge.h, links and
- * their pcaps), bridge_rx.c (frame classification and the TPACKET_V3
+ * bridge_*.c: the userspace bridge's private state, shared by its
+ * files and by nothing else: bridge.c (the API in bridge.h),
+ * bridge_link.c (the clocks, a link and its pcaps), bridge_rx.c (frame classification and the TPACKET_V3
  * receive ring of each port), bridge_pcap.c (the libpcap receive path),
  * bridge_tx.c (injection, batched per port with sendmmsg) and bridge_due.c
  * (the heap of links by due time and the timerfd that wakes the bridge).

@@ -96,7 +96,7 @@ double summary_t975(unsigned df);
 int summary_ci95(const double *x, size_t n, double *mean, double *half);
 
 /*
- * plot.c: plots and index.html of results (plot.c, plot_html.c). gnuplot
+ * plot.c, plot_html.c: plots and index.html of results. gnuplot
  * draws every figure as SVG and PNG (pngcairo, else libgd png); without
  * gnuplot a warning is logged, the figures are skipped and index.html
  * still shows the tables. Figures: for a run, the CDF of the per-entity

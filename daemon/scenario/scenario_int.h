@@ -72,7 +72,7 @@ enum sk_type {
 	SK_SIZE,     /* bytes, optional k/M/G suffix (x1024) */
 	SK_SUBNET,   /* a.b.c.d/len */
 	SK_NETEM,    /* a tc-netem spec, netem_spec_parse syntax */
-	SK_AXIS,     /* [sweep] axis: values or ranges (scenario_sweep.c) */
+	SK_AXIS,     /* [sweep] axis: values or ranges (scenario_axes.c) */
 };
 
 /* Where the value of a [link A B] section goes while it is read. */
@@ -102,14 +102,19 @@ extern const size_t sk_nkeys;
 /* The key called name in section sec, or NULL. */
 const struct sk_key *sk_find(enum sk_section sec, const char *name);
 
+/* Write each key of section sec that has a default into target. */
+int sk_defaults(enum sk_section sec, void *target);
+
+/* The key reference of docs/scenario.md, as markdown. */
+int scenario_keys_markdown(FILE *f);
+
+/* scenario_values.c: the value parsers and printers of the key types. */
+
 /* Parse text into the key's field of target. An empty text is an error
  * here (the loader treats an empty value as "not set"). Returns 0 or
  * -EINVAL with a reason in err; the field is written only on success. */
 int sk_parse(const struct sk_key *k, const char *text, void *target, char *err,
 	     size_t errlen);
-
-/* Write each key of section sec that has a default into target. */
-int sk_defaults(enum sk_section sec, void *target);
 
 /* The key's value in target in file syntax (snprintf semantics). */
 int sk_format(const struct sk_key *k, const void *target, char *buf,
@@ -118,9 +123,6 @@ int sk_format(const struct sk_key *k, const void *target, char *buf,
 /* Value parsers shared with [schedule] and the printer. */
 int sk_parse_duration(const char *s, int64_t *out, char *err, size_t errlen);
 int sk_format_duration(int64_t ns, char *buf, size_t len);
-
-/* The key reference of docs/scenario.md, as markdown. */
-int scenario_keys_markdown(FILE *f);
 
 /*
  * scenario_lines.c: a line scan of a scenario file that mirrors how
@@ -161,10 +163,8 @@ int sc_lines_key(const struct sc_lines *l, const char *sec, const char *key);
 void sc_lines_free(struct sc_lines *l);
 
 /*
- * scenario_loader.c: what the parts of the scenario loader share while a
- * file is loaded: the loader state, a classified section, the message
- * reporter and the host, link and schedule checks that scenario.c calls
- * from scenario_hosts.c and scenario_links.c. Internal to daemon/scenario*.
+ * The loader's state while a file is loaded (scenario.c) and a classified
+ * section, which every file of the loader below takes.
  */
 
 #define HOST_NAME_MAX_LEN 15 /* fits an interface name */
@@ -190,25 +190,26 @@ struct sc_section {
 	char a[SC_NAME_MAX], b[SC_NAME_MAX]; /* SS_LINK: the host names */
 };
 
+struct sc_link;
+
+/* scenario_common.c */
+
 /* Record one problem as "file:line: [sec] key: message" (sec and key may
  * be NULL; line 0 means the whole file). */
 void sc_report(struct sc_loader *L, int line, const char *sec, const char *key,
 	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Line of key in section s, or 0. */
+int sc_key_line(struct sc_loader *L, const struct sc_section *s,
+		const char *key);
+
 /* Split s into at most max blank-separated words of < SC_NAME_MAX bytes;
  * returns their number, or max + 1 when there are more or one is longer. */
 unsigned sc_split_words(const char *s, char w[][SC_NAME_MAX], unsigned max);
 
-/* Line of key in section s, or 0. */
-/* Check (and make absolute) a [link] section's schedule or trace. */
-struct sc_link;
-void sc_check_link_sched(struct sc_loader *L, const struct sc_section *s,
-			 struct sc_link *l);
-
-int sc_key_line(struct sc_loader *L, const struct sc_section *s,
-		const char *key);
-
 /* scenario_hosts.c */
+
+/* A host reference in [link] or [schedule]: its index, or -1 reported. */
 int sc_resolve_host(struct sc_loader *L, int line, const char *sec,
 		    const char *key, const char *name);
 void sc_add_host(struct sc_loader *L, struct sc_section *s);
@@ -224,16 +225,45 @@ void sc_schedule_key(struct sc_loader *L, const char *sec, const char *key,
 		     int line, const char *val);
 void sc_sort_changes(struct scenario *sc);
 
-/*
- * scenario_sweep.c: the [sweep] part of the scenario loader
- * (scenario_sweep.c): reading axis keys and their values, checking them
- * against the hosts and links once the whole file is read, printing the
- * canonical [sweep] section and freeing it. Internal to daemon/scenario*;
- * the grid functions for everyone else are in scenario.h.
- */
+/* scenario_sched.c */
 
-struct sc_loader;
-struct sc_section;
+/* Check (and make absolute) a [link] section's schedule or trace. */
+void sc_check_link_sched(struct sc_loader *L, const struct sc_section *s,
+			 struct sc_link *l);
+
+/* scenario_linkparams.c: the link parameters a [sweep] axis can vary. */
+
+/* Their number, and the name of parameter p (NULL past the end), as in
+ * docs/sweeps.md. A link axis's param is an index into this list; the
+ * first SC_LP_COUNT follow enum sc_link_param, the others lie past the
+ * enum's last name. */
+unsigned sc_sweep_link_params(void);
+const char *sc_sweep_link_param(unsigned p);
+
+/* Bound on the table's length (sc_sweep_link_params() <= it). */
+#define SC_LP_TABLE_MAX 64
+
+/* The table index of the parameter called name, or -1. */
+int sc_lp_find(const char *name);
+
+/* The parameter name of link axis a. */
+const char *sc_lp_name(const struct sc_axis *a);
+
+/* Parse value val of parameter p into out (its netem words). Returns 0,
+ * or -EINVAL with a reason in err. */
+int sc_lp_parse(unsigned p, const char *val, struct netem_spec *out,
+		char *err, size_t errlen);
+
+/* Write parameter p of v (its parsed words) into s. Returns 0, or
+ * -EINVAL with a reason when s lacks what p refines. */
+int sc_lp_set(struct netem_spec *s, unsigned p, const struct netem_spec *v,
+	      char *err, size_t errlen);
+
+/* A spec is valid when its canonical text parses back (netem's own
+ * checks: reorder needs a delay, and so on). */
+int sc_spec_check(const struct netem_spec *s, char *err, size_t errlen);
+
+/* scenario_axes.c: the [sweep] section's axes. */
 
 /* Allocate sc->sweep for the [sweep] section s, with the table defaults.
  * Returns 0, or -1 after reporting (a second [sweep], no memory). */
@@ -244,39 +274,16 @@ int sc_sweep_new(struct sc_loader *L, const struct sc_section *s);
 void sc_sweep_key(struct sc_loader *L, const char *sec, const char *key,
 		  int line, const char *val);
 
-/* After the whole file: sort the axes by line, check every value on every
- * link it touches and every predictor against the hosts' arguments, and
- * the grid size. Problems are reported. */
-void sc_sweep_check(struct sc_loader *L);
-
 /* The canonical [sweep] section (ranges written out as lists). */
 int sc_sweep_print(FILE *f, const struct scenario *sc);
 
 void sc_sweep_free(struct sc_sweep *sw);
 
-/* The link parameters an axis can vary (docs/sweeps.md): their number,
- * and the name of parameter p (NULL past the end). A link axis's param
- * is an index into this list; the first SC_LP_COUNT follow enum
- * sc_link_param, the others lie past the enum's last name. */
-unsigned sc_sweep_link_params(void);
-const char *sc_sweep_link_param(unsigned p);
+/* scenario_grid.c: the grid's points. */
 
-/* Bound on the table's length (sc_sweep_link_params() <= it). */
-#define SC_LP_TABLE_MAX 64
-/* The table index of the parameter called name, or -1. */
-int sc_lp_find(const char *name);
-/* The parameter name of link axis a. */
-const char *sc_lp_name(const struct sc_axis *a);
-/* Parse value val of parameter p into out (its netem words). Returns 0,
- * or -EINVAL with a reason in err. */
-int sc_lp_parse(unsigned p, const char *val, struct netem_spec *out,
-		char *err, size_t errlen);
-/* Write parameter p of v (its parsed words) into s. Returns 0, or
- * -EINVAL with a reason when s lacks what p refines. */
-int sc_lp_set(struct netem_spec *s, unsigned p, const struct netem_spec *v,
-	      char *err, size_t errlen);
-/* A spec is valid when its canonical text parses back (netem's own
- * checks: reorder needs a delay, and so on). */
-int sc_spec_check(const struct netem_spec *s, char *err, size_t errlen);
+/* After the whole file: sort the axes by line, check every value on every
+ * link it touches and every predictor against the hosts' arguments, and
+ * the grid size. Problems are reported. */
+void sc_sweep_check(struct sc_loader *L);
 
 #endif
