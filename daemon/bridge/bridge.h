@@ -45,8 +45,8 @@ int bridge_counters(const struct bridge *b, unsigned src, unsigned dst,
 		    struct netem_counters *c);
 void bridge_passthrough(const struct bridge *b, uint64_t *frames);
 
-/* Bridge-wide counters of frames that never reach a link's netem engine
- * (added by the bridge's owner; the contract above is unchanged). */
+/* Bridge-wide counters of frames that never reach a link's netem
+ * engine. */
 struct bridge_stats {
 	uint64_t passthrough;	  /* non-IPv4, broadcast or multicast frames */
 	uint64_t malformed;	  /* rejected by frame_parse (runt, bad IPv4) */

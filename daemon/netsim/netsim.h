@@ -35,9 +35,6 @@ int sim_run_rep(const struct scenario *sc, unsigned rep, const char *run_dir,
 int sim_scenario(const struct scenario *sc, const struct run_opts *o,
 		 char *rundir, size_t rundir_len);
 
-/* ---- additions by the simulator's owner (the contract above is
- * unchanged) ---- */
-
 /* Whether every host of sc can be simulated (a reckon-agent role among
  * player, observer and relay, args the agent accepts): 0, or -ENOTSUP /
  * -EINVAL with "host NAME: reason" in err. Reads no trace. */

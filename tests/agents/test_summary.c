@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util.h"
 #include "results.h"
 
 Test(summary, t_quantiles)
@@ -59,11 +60,8 @@ static uint64_t rng = 2026;
 
 static double uni(void)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+	uint64_t z = splitmix64(&rng);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
 	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
 }
 

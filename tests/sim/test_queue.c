@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "util.h"
 #include "netsim_int.h"
 
 static uint64_t state;
@@ -15,11 +16,7 @@ static uint64_t state;
 /* splitmix64: a fixed, seeded stream for the test's inputs */
 static uint64_t next_u64(void)
 {
-	uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&state);
 }
 
 struct ref {
