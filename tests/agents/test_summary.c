@@ -1,5 +1,5 @@
 /*
- * test_summary.c: daemon/summary.c. The Student t quantiles against
+ * test_summary.c: daemon/results/summary.c. The Student t quantiles against
  * published table values, the confidence interval of a known sample,
  * the interval's coverage on seeded normal samples (a property of the
  * math, checked with a binomial tolerance), and summary_write on

@@ -1,6 +1,6 @@
 /*
  * test_frame.c: Criterion tests of the bridge's frame classification
- * (daemon/frame.c): destination classes, IPv4 header validation, VLAN
+ * (daemon/bridge/frame.c): destination classes, IPv4 header validation, VLAN
  * tags, rejection of malformed frames without touching the output, the
  * RFC 1071 checksum against published vectors and the completion of a
  * partial (offloaded) UDP checksum.

@@ -1,5 +1,5 @@
 /*
- * test_queue.c: the simulator's event queue (daemon/sim_queue.c). Pops
+ * test_queue.c: the simulator's event queue (daemon/netsim/sim_queue.c). Pops
  * come out in (time, push order) order for seeded random pushes checked
  * against a sorted reference, ties keep push order, interleaved push and
  * pop keep the heap property, and an empty queue says so.

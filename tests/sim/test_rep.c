@@ -1,5 +1,5 @@
 /*
- * test_rep.c: whole simulated repetitions (daemon/sim.c) on small
+ * test_rep.c: whole simulated repetitions (daemon/netsim/netsim.c) on small
  * scenarios with bots generated on dust, loaded by the real loader and
  * written by the real metrics writers. Same seed gives byte-identical
  * files; another seed or repetition gives different ones; datagrams are
