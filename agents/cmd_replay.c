@@ -19,7 +19,7 @@
 #include "predict/replay.h"
 #include "predict/stats.h"
 #include "world/trace.h"
-#include "json_out.h"
+#include "util.h"
 
 #define MAX_KV 64
 

@@ -25,7 +25,7 @@
 #include "world/trace_check.h"
 #include "world/trace_import.h"
 #include "world/trace_stats.h"
-#include "json_out.h"
+#include "util.h"
 
 static int usage(void)
 {

@@ -1,13 +1,16 @@
 /*
  * util.h: the small pieces every layer shares, libc only: the splitmix64
- * generator. Nothing here reads a clock, logs, exits or
- * allocates behind the caller's back, so the pure layers (netem/, the
+ * generator, the JSON string writer (json.c) and the CSV splitter and
+ * field parsers (csv.c). Nothing here reads a
+ * clock, logs, exits or allocates, so the pure layers (netem/, the
  * agents' libraries) may use it as freely as the daemon.
  */
 #ifndef RECKON_UTIL_H
 #define RECKON_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* clang-format off */
 #define SPLITMIX64_GAMMA 0x9e3779b97f4a7c15ULL /* golden-ratio increment */
@@ -37,5 +40,37 @@ static inline uint64_t splitmix64(uint64_t *state)
 	*state += SPLITMIX64_GAMMA;
 	return splitmix64_mix(*state);
 }
+
+/*
+ * json.c: a C string as a JSON string literal, quotes included; '"' and
+ * '\\' are escaped with a backslash, control characters as \u00XX.
+ */
+
+/* Where the literal goes: n bytes of s, in order. */
+typedef void (*json_put_fn)(void *arg, const char *s, size_t n);
+
+void json_write_str(const char *s, json_put_fn put, void *arg);
+
+/* json_write_str into f. */
+void json_fputs_str(FILE *f, const char *s);
+
+/*
+ * csv.c: the one CSV line splitter, and strict field parsers: the whole
+ * field must be the number, finite and in range, so a malformed row is
+ * reported instead of being read as zero. No allocation.
+ */
+
+/* Strip trailing "\r\n"/"\n" and surrounding blanks; returns the line. */
+char *csv_trim(char *line);
+/* Split line at commas in place (double quotes protect commas; quotes are
+ * removed). Returns the field count, or -E2BIG if more than max. */
+int csv_split(char *line, char **fields, int max);
+int csv_double(const char *s, double *out);
+int csv_long(const char *s, long lo, long hi, long *out);
+int csv_u64(const char *s, uint64_t *out);
+/* "12.5" -> 12500000000; at most 9 decimals are exact, more are rounded. */
+int csv_seconds_ns(const char *s, int64_t *out);
+/* Write t_ns as seconds with 9 decimals into buf (at least 32 bytes). */
+void csv_format_ns(char *buf, size_t len, int64_t t_ns);
 
 #endif

@@ -19,6 +19,7 @@
 #include <sys/un.h>
 
 #include "ctl.h"
+#include "util.h"
 
 struct control {
 	struct event_base *base;
@@ -72,18 +73,14 @@ void ctl_reply_printf(struct ctl_reply *r, const char *fmt, ...)
 	}
 }
 
+static void put_reply(void *arg, const char *s, size_t n)
+{
+	ctl_reply_printf((struct ctl_reply *)arg, "%.*s", (int)n, s);
+}
+
 void ctl_reply_json_str(struct ctl_reply *r, const char *s)
 {
-	ctl_reply_printf(r, "\"");
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			ctl_reply_printf(r, "\\%c", *p);
-		else if (*p < 0x20)
-			ctl_reply_printf(r, "\\u%04x", *p);
-		else
-			ctl_reply_printf(r, "%c", *p);
-	}
-	ctl_reply_printf(r, "\"");
+	json_write_str(s, put_reply, r);
 }
 
 int control_default_path(char *buf, size_t len)

@@ -4,6 +4,7 @@
  * sees half a file; CSV has a header row and JSON is one object per file.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "results.h"
+#include "util.h"
 
 int results_path(char *buf, size_t len, const char *fmt, ...)
 {
@@ -105,18 +107,11 @@ int results_commit(FILE *f, const char *tmp, const char *path)
 
 size_t results_split_csv(char *line, char **f, size_t max)
 {
-	size_t n = 0;
+	int n;
 
 	line[strcspn(line, "\r\n")] = '\0';
-	for (char *p = line;;) {
-		if (n == max)
-			return max + 1;
-		f[n++] = p;
-		p = strchr(p, ',');
-		if (!p)
-			return n;
-		*p++ = '\0';
-	}
+	n = csv_split(line, f, max > INT_MAX ? INT_MAX : (int)max);
+	return n < 0 ? max + 1 : (size_t)n;
 }
 
 /* dir/name through a temporary file. */

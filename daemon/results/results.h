@@ -37,8 +37,9 @@ int results_path(char *buf, size_t len, const char *fmt, ...)
 FILE *results_open_tmp(const char *path, char *tmp, size_t tmplen);
 int results_commit(FILE *f, const char *tmp, const char *path);
 
-/* Split a CSV line (no quoting) in place at commas, dropping the line
- * end; returns the number of fields, or max + 1 when there are more. */
+/* Split a line of a results CSV file in place (csv_split), dropping the
+ * line end; returns the number of fields, or max + 1 when there are
+ * more. */
 size_t results_split_csv(char *line, char **f, size_t max);
 
 /* mkdir -p with mode 0755. */

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "results.h"
-#include "json_out.h"
+#include "util.h"
 
 #define SUMMARY_MAX_OBS 64 /* a scenario holds at most 64 hosts */
 
@@ -196,19 +196,7 @@ static const char *const col_name[C_N] = {
 
 static size_t split(char *line, char **f)
 {
-	size_t n = 0;
-	char *p = line;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	for (;;) {
-		if (n == MAX_FIELDS)
-			return MAX_FIELDS + 1;
-		f[n++] = p;
-		p = strchr(p, ',');
-		if (!p)
-			return n;
-		*p++ = '\0';
-	}
+	return results_split_csv(line, f, MAX_FIELDS);
 }
 
 static int num(const char *s, double *out)

@@ -22,7 +22,7 @@
 #include "results.h"
 #include "scenario.h"
 #include "sweep_int.h"
-#include "json_out.h"
+#include "util.h"
 
 int sweep_shard_parse(const char *s, unsigned *i, unsigned *n)
 {

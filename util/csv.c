@@ -1,10 +1,11 @@
 /*
- * csvline.c: strict field splitting and number parsing for the world's
- * CSV readers (traces, events, imports). Every parser rejects trailing
- * garbage, empty fields and non-finite values, so a malformed row is
- * reported instead of being read as zero.
+ * csv.c: strict field splitting and number parsing for every CSV reader
+ * (the world's traces, events and imports; the results' summaries, rows
+ * and plots). Every parser rejects trailing garbage, empty fields and
+ * non-finite values, so a malformed row is reported instead of being read
+ * as zero.
  */
-#include "csvline.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <errno.h>
