@@ -47,15 +47,15 @@ int results_run_open(struct results_run *run, const struct scenario *sc,
 	if (err < 0)
 		log_warnx("%s/scenario.ini: %s", run->dir, strerror(-err));
 	if (results_path(path, sizeof(path), "%s/reckond.log", run->dir) == 0)
-		run->log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND |
-					 O_CLOEXEC, 0644);
+		run->log_fd = open(
+			path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (run->log_fd >= 0)
 		log_set_file(run->log_fd);
 	return 0;
 }
 
-int results_run_rep(const struct results_run *run, unsigned rep,
-		    unsigned nreps, char *buf, size_t len)
+int results_run_rep(const struct results_run *run, unsigned rep, unsigned nreps,
+		    char *buf, size_t len)
 {
 	int err;
 
