@@ -316,8 +316,34 @@ static int setup_schedules(struct emulation *e)
 	return 0;
 }
 
+/* The link spec of src->dst in the scenario arg, for the bridge. */
+static const struct netem_spec *link_spec_of(const void *arg, unsigned src,
+					     unsigned dst)
+{
+	return scenario_link_spec(arg, src, dst);
+}
+
+_Static_assert(SC_NAME_MAX == BRIDGE_NAME_MAX, "host names fit the bridge");
+_Static_assert(SC_MAX_HOSTS <= BRIDGE_MAX_PORTS, "hosts fit the bridge");
+
+void emulation_bridge_conf(const struct scenario *sc, struct bridge_conf *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->nhosts = sc->nhosts;
+	for (unsigned i = 0; i < sc->nhosts; i++)
+		memcpy(c->hosts[i].name, sc->hosts[i].name, BRIDGE_NAME_MAX);
+	c->capture.enabled = sc->capture.enabled;
+	c->capture.before = sc->capture.before;
+	c->capture.after = sc->capture.after;
+	c->capture.snaplen = sc->capture.snaplen;
+	c->capture.max_bytes = sc->capture.max_bytes;
+	c->link_spec = link_spec_of;
+	c->link_arg = sc;
+}
+
 static int setup_backend(struct emulation *e)
 {
+	struct bridge_conf conf;
 	struct bridge_port *ports;
 	char pcap[PATH_MAX];
 	int err;
@@ -340,7 +366,8 @@ static int setup_backend(struct emulation *e)
 		free(ports);
 		return err;
 	}
-	err = bridge_new(e->base, e->sc, e->p.seed, ports, e->n,
+	emulation_bridge_conf(e->sc, &conf);
+	err = bridge_new(e->base, &conf, e->p.seed, ports, e->n,
 			 e->sc->capture.enabled ? pcap : NULL, &e->bridge);
 	if (err < 0)
 		log_warnx("userspace bridge: %s", strerror(-err));

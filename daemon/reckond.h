@@ -120,4 +120,9 @@ int emulation_result(const struct emulation *e);
 
 void emulation_free(struct emulation *e);
 
+/* The bridge's configuration for sc: its hosts' names, its capture and
+ * its [link] specs (read from sc while bridge_new runs). */
+struct bridge_conf;
+void emulation_bridge_conf(const struct scenario *sc, struct bridge_conf *c);
+
 #endif
