@@ -20,7 +20,7 @@
 #include <netlink/route/link.h>
 
 #include "log.h"
-#include "run.h"
+#include "reckond.h"
 
 static int ours(const char *name)
 {

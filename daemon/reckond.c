@@ -16,15 +16,16 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "run.h"
+#include "reckond.h"
 #include "scenario.h"
-#include "sim.h"
+#include "netsim.h"
 #include "sweep.h"
 
 /* The usage text: on stdout with status 0 for --help, else on stderr
  * with status 2. */
 static void __attribute__((noreturn)) usage_exit(int status)
 {
+	/* clang-format off */
 	fprintf(status ? stderr : stdout,
 		"usage: reckond [-dqv] [-s socket]            run as a service\n"
 		"       reckond [-qv] [-s socket] run FILE    run one scenario\n"
@@ -34,6 +35,7 @@ static void __attribute__((noreturn)) usage_exit(int status)
 		"       reckond -n [-v] FILE                  check FILE (-v: print it)\n"
 		"       reckond cleanup                       remove leftovers of a killed daemon\n"
 		"       reckond [COMMAND] --help              this text (sweep: its options)\n");
+	/* clang-format on */
 	exit(status);
 }
 
@@ -53,7 +55,7 @@ int main(int argc, char *argv[])
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct run_opts o = { 0 };
+	struct run_opts o = { .emulate = run_scenario };
 	int ch, check = 0, debug = 0;
 
 	while ((ch = getopt_long(argc, argv, "+dhnqs:v", longopts, NULL)) !=

@@ -3,8 +3,8 @@
  * control socket and keeps a FIFO queue of scenarios that `reckonctl run
  * FILE` submits; each is loaded and validated when it is submitted (the
  * client gets every problem back at once) and run, one at a time, by a
- * runner. SIGINT/SIGTERM stop the current scenario, drop the queue and
- * end the service once the hosts are gone.
+ * repetitions_start. SIGINT/SIGTERM stop the current scenario, drop the queue
+ * and end the service once the hosts are gone.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,11 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "control.h"
+#include "ctl.h"
 #include "log.h"
-#include "run.h"
-#include "runner.h"
-#include "userns.h"
+#include "reckond.h"
+#include "ns.h"
 
 struct job {
 	struct job *next;
@@ -30,10 +29,10 @@ struct service {
 	struct event_base *base;
 	struct event *kick;
 	struct job *head, *tail, *cur;
-	struct runner *r;
+	struct repetitions *r;
 	struct control *ctl;
 	unsigned next_id, done_ok, done_failed;
-	int r_done; /* the runner has finished; free it next turn */
+	int r_done; /* the repetitions have finished; free it next turn */
 	int quitting;
 };
 
@@ -45,17 +44,18 @@ static void job_free(struct job *j)
 	free(j);
 }
 
-static void svc_done(struct runner *r, void *arg)
+static void svc_done(struct repetitions *r, void *arg)
 {
 	struct service *s = arg;
 
-	if (runner_result(r) == 0)
+	if (repetitions_result(r) == 0)
 		s->done_ok++;
 	else
 		s->done_failed++;
-	log_info("job #%u (%s) %s: %s", s->cur->id, runner_name(r),
-		 runner_result(r) == 0 ? "done" : "failed", runner_dir(r));
-	/* Free from the next loop turn, outside the runner's callback. */
+	log_info("job #%u (%s) %s: %s", s->cur->id, repetitions_name(r),
+		 repetitions_result(r) == 0 ? "done" : "failed",
+		 repetitions_dir(r));
+	/* Free from the next loop turn, outside the repetitions' callback. */
 	s->r_done = 1;
 	event_active(s->kick, EV_TIMEOUT, 0);
 }
@@ -68,7 +68,7 @@ static void svc_kick(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (s->r != NULL && s->r_done) {
 		s->r_done = 0;
-		runner_free(s->r);
+		repetitions_free(s->r);
 		s->r = NULL;
 		job_free(s->cur);
 		s->cur = NULL;
@@ -81,7 +81,8 @@ static void svc_kick(evutil_socket_t fd, short what, void *arg)
 		if (s->head == NULL)
 			s->tail = NULL;
 		s->cur = j;
-		err = runner_start(s->base, j->sc, j->cwd, svc_done, s, &s->r);
+		err = repetitions_start(s->base, j->sc, j->cwd, svc_done, s,
+					&s->r);
 		if (err < 0) {
 			log_warnx("job #%u (%s): cannot start: %s", j->id,
 				  j->sc->name, strerror(-err));
@@ -173,11 +174,12 @@ static void svc_status(struct service *s, char *line, struct ctl_reply *rep,
 			ctl_reply_json_str(rep, k->sc->path);
 			ctl_reply_printf(rep, "}");
 		}
-		ctl_reply_printf(rep, "], \"rejected_requests\": %lu, "
-				      "\"current\": ",
+		ctl_reply_printf(rep,
+				 "], \"rejected_requests\": %lu, "
+				 "\"current\": ",
 				 control_rejected(s->ctl));
 		if (s->r != NULL)
-			runner_control(s->r, line, rep);
+			repetitions_control(s->r, line, rep);
 		else
 			ctl_reply_printf(rep, "null\n");
 		ctl_reply_printf(rep, "}\n");
@@ -186,7 +188,7 @@ static void svc_status(struct service *s, char *line, struct ctl_reply *rep,
 	ctl_reply_printf(rep, "service: %u done, %u failed, %s\n", s->done_ok,
 			 s->done_failed, s->r ? "running:" : "idle");
 	if (s->r != NULL)
-		runner_control(s->r, line, rep);
+		repetitions_control(s->r, line, rep);
 	for (struct job *k = s->head; k != NULL; k = k->next)
 		ctl_reply_printf(rep, "queued #%u %s (%s)\n", k->id,
 				 k->sc->name, k->sc->path);
@@ -205,7 +207,7 @@ static int svc_control(void *arg, char *line, struct ctl_reply *rep)
 	if (strcmp(line, "shutdown") == 0) {
 		s->quitting = 1;
 		if (s->r != NULL)
-			runner_stop(s->r, "service shutting down");
+			repetitions_stop(s->r, "service shutting down");
 		event_active(s->kick, EV_TIMEOUT, 0);
 		ctl_reply_printf(rep, "shutting down\n");
 		return 0;
@@ -217,7 +219,7 @@ static int svc_control(void *arg, char *line, struct ctl_reply *rep)
 			return -ESRCH;
 		}
 	} else {
-		int rc = runner_control(s->r, line, rep);
+		int rc = repetitions_control(s->r, line, rep);
 
 		if (rc != -ENOTSUP)
 			return rc;
@@ -234,7 +236,7 @@ static void svc_signal(evutil_socket_t sig, short what, void *arg)
 	log_info("%s: shutting down", strsignal((int)sig));
 	s->quitting = 1;
 	if (s->r != NULL)
-		runner_stop(s->r, "service shutting down");
+		repetitions_stop(s->r, "service shutting down");
 	event_active(s->kick, EV_TIMEOUT, 0);
 }
 
@@ -282,7 +284,7 @@ int service_main(const struct run_opts *o)
 	event_base_dispatch(s.base);
 	err = 0;
 out:
-	runner_free(s.r);
+	repetitions_free(s.r);
 	job_free(s.cur);
 	while (s.head != NULL) {
 		struct job *j = s.head;

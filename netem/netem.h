@@ -114,7 +114,7 @@ uint32_t netem_link_queued(const struct netem_link *l);
 
 void netem_link_counters(const struct netem_link *l, struct netem_counters *c);
 
-/* ---- additions by the netem module (beyond the lead's contract) ---- */
+/* ---- ECN marks, distributions and schedules ---- */
 
 #include "netem_dist.h"	 /* distribution tables and registry */
 #include "netem_sched.h" /* schedules and traces */

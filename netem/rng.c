@@ -9,10 +9,7 @@
 
 uint64_t netem_mix64(uint64_t z)
 {
-	z += 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64_mix(z + SPLITMIX64_GAMMA);
 }
 
 void netem_rng_seed(struct netem_rng *r, uint64_t seed, uint64_t link_id,

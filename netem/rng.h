@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "util.h"
+
 enum netem_purpose {
 	NETEM_RNG_DUPLICATE = 1,
 	NETEM_RNG_LOSS,
@@ -35,11 +37,7 @@ void netem_rng_seed(struct netem_rng *r, uint64_t seed, uint64_t link_id,
 
 static inline uint64_t netem_rng_u64(struct netem_rng *r)
 {
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&r->s);
 }
 
 static inline uint32_t netem_rng_u32(struct netem_rng *r)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "predict/replay.h"
+#include "util.h"
 #include "predict/vec3.h"
 #include "world/geom.h"
 
@@ -491,16 +492,6 @@ int replay_run_set(const struct replay_set *set, const struct replay_opts *o,
 	maps_free(tm);
 	free(tm);
 	return err;
-}
-
-/* splitmix64 (Steele, Lea & Flood 2014): the seeded draw of subjects. */
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 void replay_experiment_free(struct replay_experiment *e)

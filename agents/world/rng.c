@@ -4,17 +4,9 @@
  * and normal (Box-Muller, one value per call) draws.
  */
 #include "rng.h"
+#include "util.h"
 
 #include <math.h>
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 void wrng_seed(struct wrng *r, uint64_t seed, uint64_t stream)
 {

@@ -117,7 +117,7 @@ struct sim {
 	struct sim_stats stats;
 };
 
-/* sim.c */
+/* combat.c */
 int sim_enemies(const struct sim *s, const struct bot *a, const struct bot *b);
 void sim_event(struct sim *s, enum trace_event_kind k, uint32_t entity,
 	       uint32_t target, double x, double y, int32_t value);

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvline.h"
+#include "util.h"
 
 #define MAX_FIELDS 64
 

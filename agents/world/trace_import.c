@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvline.h"
+#include "util.h"
 
 #define MAX_COLS  256
 #define MAX_NAMES 4096

@@ -1,5 +1,5 @@
 /*
- * summary_cli.c: a test helper that runs daemon/summary.c on a results
+ * summary_cli.c: a test helper that runs daemon/results/summary.c on a results
  * directory (`agents_summary_cli RUN_DIR REPETITIONS`) and prints the
  * table, so the script tests can check the summary of a real run before
  * the daemon calls summary_write itself.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary.h"
+#include "results.h"
 
 int main(int argc, char *argv[])
 {

@@ -1,5 +1,5 @@
 /*
- * test_summary.c: daemon/summary.c. The Student t quantiles against
+ * test_summary.c: daemon/results/summary.c. The Student t quantiles against
  * published table values, the confidence interval of a known sample,
  * the interval's coverage on seeded normal samples (a property of the
  * math, checked with a binomial tolerance), and summary_write on
@@ -19,7 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "summary.h"
+#include "util.h"
+#include "results.h"
 
 Test(summary, t_quantiles)
 {
@@ -59,11 +60,8 @@ static uint64_t rng = 2026;
 
 static double uni(void)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+	uint64_t z = splitmix64(&rng);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
 	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
 }
 

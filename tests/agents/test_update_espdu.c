@@ -17,18 +17,15 @@
 
 #include "predict/dr.h"
 #include "predict/vec3.h"
+#include "util.h"
 #include "role/update_espdu.h"
 
 static uint64_t rng = 42;
 
-/* splitmix64: a fixed-seed generator for the random updates. */
+/* A fixed-seed stream for the random updates. */
 static uint64_t next(void)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&rng);
 }
 
 static double uni(double lo, double hi)

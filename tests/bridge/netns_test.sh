@@ -13,7 +13,7 @@
 # The receive backend is RECKON_BRIDGE_RX (pcap, the default, or ring):
 # ctest runs the script once for each (bridge_netns, bridge_netns_ring).
 # With pcap every veth end gets its offloads turned off first (through
-# daemon/netns.c's netns_offloads_off, as reckond does), since libpcap
+# daemon/ns/netns.c's netns_offloads_off, as reckond does), since libpcap
 # carries no virtio-net header; the ring run keeps them on and so checks
 # the checksum completion and GSO paths of the header. Commands run in a
 # namespace through nsenter --net, which (unlike ip netns exec) works in

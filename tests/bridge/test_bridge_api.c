@@ -1,6 +1,6 @@
 /*
  * test_bridge_api.c: Criterion tests of the bridge's API edges
- * (daemon/bridge.c) that need no namespaces: bad arguments are refused
+ * (daemon/bridge/bridge.c) that need no namespaces: bad arguments are refused
  * with -EINVAL and leave the output untouched, a port that does not exist
  * is an error, and (as root, on the loopback device, reading only) a
  * one-port bridge reports zero counters, refuses out-of-range pairs, takes
@@ -24,7 +24,7 @@
 
 #include "bridge.h"
 
-static struct scenario sc;
+static struct bridge_conf sc;
 static struct event_base *base;
 
 static void setup(void)

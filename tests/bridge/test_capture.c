@@ -1,6 +1,6 @@
 /*
  * test_capture.c: Criterion tests of the bridge's pcap writer
- * (daemon/capture.c), read back with libpcap itself: nanosecond
+ * (daemon/bridge/capture.c), read back with libpcap itself: nanosecond
  * timestamps survive exactly, the snap length truncates, the size cap
  * stops writing at the exact byte count and counts what it skipped, and an
  * unwritable path is an error.
@@ -15,7 +15,7 @@
 #include <criterion/criterion.h>
 #include <pcap/pcap.h>
 
-#include "capture.h"
+#include "bridge_int.h"
 
 static char dir[64];
 

@@ -1,6 +1,6 @@
 /*
  * test_frame.c: Criterion tests of the bridge's frame classification
- * (daemon/frame.c): destination classes, IPv4 header validation, VLAN
+ * (daemon/bridge/frame.c): destination classes, IPv4 header validation, VLAN
  * tags, rejection of malformed frames without touching the output, the
  * RFC 1071 checksum against published vectors and the completion of a
  * partial (offloaded) UDP checksum.
@@ -10,7 +10,7 @@
 
 #include <criterion/criterion.h>
 
-#include "frame.h"
+#include "bridge_int.h"
 
 /* 14-byte Ethernet header + 20-byte IPv4 header + 8-byte UDP header + 4
  * bytes of payload: 192.168.0.1:1000 -> 192.168.0.199:2000. */

@@ -1,6 +1,6 @@
 /*
  * test_pool.c: Criterion tests of the bridge's frame pool
- * (daemon/frame.c): size classes, exhaustion, reference counts for
+ * (daemon/bridge/frame.c): size classes, exhaustion, reference counts for
  * duplicated frames, stale cookies after reuse, and a seeded random
  * get/put sequence checked against a simple model.
  */
@@ -9,7 +9,7 @@
 
 #include <criterion/criterion.h>
 
-#include "frame.h"
+#include "bridge_int.h"
 
 Test(pool, bad_arguments)
 {

@@ -1,5 +1,5 @@
 /*
- * test_control.c: the control socket (daemon/control.c) over a real UNIX
+ * test_control.c: the control socket (daemon/ctl/control.c) over a real UNIX
  * socket. The server runs its libevent loop in a second thread; the tests
  * talk to it with control_request or a raw socket and check replies, the
  * socket's mode, rejection of over-long requests and of a second daemon,
@@ -18,7 +18,7 @@
 
 #include <criterion/criterion.h>
 
-#include "control.h"
+#include "ctl.h"
 
 static char dir[] = "/tmp/reckon-ctl-test.XXXXXX";
 static char path[96];

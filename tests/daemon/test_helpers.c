@@ -12,14 +12,14 @@
 
 #include <criterion/criterion.h>
 
-#include "netns.h"
+#include "ns.h"
 #include "results.h"
-#include "runner.h"
+#include "reckond.h"
 
 Test(helpers, first_repetition_keeps_the_seed)
 {
-	cr_assert_eq(runner_rep_seed(42, 1), 42);
-	cr_assert_eq(runner_rep_seed(0, 1), 0);
+	cr_assert_eq(scenario_rep_seed(42, 1), 42);
+	cr_assert_eq(scenario_rep_seed(0, 1), 0);
 }
 
 Test(helpers, later_repetitions_are_splitmix64)
@@ -27,9 +27,9 @@ Test(helpers, later_repetitions_are_splitmix64)
 	/* SplitMix64 from state 0: the first output is 0xe220a8397b1dcdaf
 	 * (Vigna's reference splitmix64.c); repetition 2 of seed 0 is that
 	 * first step. */
-	cr_assert_eq(runner_rep_seed(0, 2), 0xe220a8397b1dcdafULL);
-	cr_assert_neq(runner_rep_seed(42, 2), runner_rep_seed(42, 3));
-	cr_assert_neq(runner_rep_seed(42, 2), runner_rep_seed(43, 2));
+	cr_assert_eq(scenario_rep_seed(0, 2), 0xe220a8397b1dcdafULL);
+	cr_assert_neq(scenario_rep_seed(42, 2), scenario_rep_seed(42, 3));
+	cr_assert_neq(scenario_rep_seed(42, 2), scenario_rep_seed(43, 2));
 }
 
 Test(helpers, subnet_parsing)

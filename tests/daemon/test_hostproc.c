@@ -1,5 +1,5 @@
 /*
- * test_hostproc.c: the host shim (daemon/hostproc.c) with real processes
+ * test_hostproc.c: the host shim (daemon/ns/hostproc.c) with real processes
  * and namespaces: the command runs as PID 2 of a new PID namespace inside a
  * new network namespace, only after hostproc_go, with its output in the
  * log; exit statuses and signals come back as documented; a shim whose
@@ -19,7 +19,7 @@
 
 #include <criterion/criterion.h>
 
-#include "hostproc.h"
+#include "ns.h"
 
 static char logpath[] = "/tmp/reckon-hostproc.XXXXXX";
 static int logfd = -1;

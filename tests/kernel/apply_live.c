@@ -33,7 +33,7 @@
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
 
-#include "kernel_netem.h"
+#include "kernel.h"
 #include "knetns.h"
 #include "netem.h"
 

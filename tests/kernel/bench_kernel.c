@@ -15,7 +15,7 @@
 #include <linux/rtnetlink.h>
 #include <netlink/msg.h>
 
-#include "kernel_netem.h"
+#include "kernel.h"
 #include "knetns.h"
 #include "netem.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_msg.c: Criterion tests of the RTM_NEWQDISC messages the kernel netem
- * backend builds (daemon/tc_netem_msg.c). No netem is needed: each test
+ * backend builds (daemon/kernel/tc_netem_msg.c). No netem is needed: each test
  * builds a message for a spec, decodes it the way the kernel's
  * netem_change()/parse_attr() does (struct tc_netem_qopt, then nested
  * TCA_NETEM_* attributes at NLA_ALIGN(sizeof qopt)) and checks that every
@@ -16,7 +16,7 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "kernel_netem.h"
+#include "kernel.h"
 #include "netem.h"
 #include "netem_dist.h"
 

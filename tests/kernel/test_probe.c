@@ -19,7 +19,7 @@
 #include <netlink/route/qdisc.h>
 #include <netlink/route/tc.h>
 
-#include "kernel_netem.h"
+#include "kernel.h"
 #include "knetns.h"
 
 /* 'n' when the config says netem is not set, 'y'/'m' when set, 0 when no

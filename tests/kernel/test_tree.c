@@ -1,6 +1,6 @@
 /*
  * test_tree.c: Criterion tests of the htb + u32 half of the kernel netem
- * backend (daemon/tc_htb.c) on a real kernel. Each test runs in its own
+ * backend (daemon/kernel/tc_htb.c) on a real kernel. Each test runs in its own
  * forked process and unshares a network namespace, creates a veth pair in
  * it, builds the tree with knetem_tree_build (no netem leaves, so it works
  * on kernels without sch_netem), reads qdisc, classes and filters back
@@ -28,7 +28,7 @@
 #include <netlink/route/qdisc/htb.h>
 #include <netlink/route/tc.h>
 
-#include "kernel_netem.h"
+#include "kernel.h"
 #include "knetns.h"
 #include "netem.h"
 

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util.h"
 #include "netem.h"
 #include "stats.h"
 
@@ -42,14 +43,11 @@ static void mix(struct hash *h, uint64_t v)
 	}
 }
 
-/* splitmix64 for the synthetic traffic (independent of the engine's) */
+/* splitmix64 for the synthetic traffic (its own stream, independent of
+ * the engine's) */
 static uint64_t tr_next(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(s);
 }
 
 static void mix_pkt(struct hash *h, const struct netem_pkt *p)

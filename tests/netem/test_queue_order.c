@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
 #include "queue.h"
 
 struct ref {
@@ -44,11 +45,7 @@ static void ref_push(struct ref *r, const struct netem_qent *e)
 
 static uint64_t sm(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(s);
 }
 
 static void check_same(const struct netem_queue *q, const struct ref *r)

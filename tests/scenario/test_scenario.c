@@ -14,7 +14,7 @@
 
 #include "sc_test_util.h"
 #include "scenario.h"
-#include "scenario_keys.h"
+#include "scenario_int.h"
 
 static struct netem_spec spec(const char *text)
 {

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "scenario.h"
-#include "sim.h"
+#include "netsim.h"
 
 static double clock_s(clockid_t c)
 {

@@ -1,5 +1,5 @@
 /*
- * test_queue.c: the simulator's event queue (daemon/sim_queue.c). Pops
+ * test_queue.c: the simulator's event queue (daemon/netsim/sim_queue.c). Pops
  * come out in (time, push order) order for seeded random pushes checked
  * against a sorted reference, ties keep push order, interleaved push and
  * pop keep the heap property, and an empty queue says so.
@@ -8,18 +8,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "sim_queue.h"
+#include "util.h"
+#include "netsim_int.h"
 
 static uint64_t state;
 
 /* splitmix64: a fixed, seeded stream for the test's inputs */
 static uint64_t next_u64(void)
 {
-	uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&state);
 }
 
 struct ref {

@@ -1,5 +1,5 @@
 /*
- * test_rep.c: whole simulated repetitions (daemon/sim.c) on small
+ * test_rep.c: whole simulated repetitions (daemon/netsim/netsim.c) on small
  * scenarios with bots generated on dust, loaded by the real loader and
  * written by the real metrics writers. Same seed gives byte-identical
  * files; another seed or repetition gives different ones; datagrams are
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sim.h"
+#include "netsim.h"
 #include "sim_fixture.h"
 
 #define LANES                                                                  \
@@ -135,7 +135,7 @@ Test(sim_rep, other_seed_other_bytes)
 		snprintf(d[i], sizeof(d[i]), "%s/d%d", tmp, i);
 	run(s1, 1, d[0], NULL);
 	run(s2, 1, d[1], NULL);
-	run(s1, 2, d[2], NULL); /* repetition 2: runner_rep_seed */
+	run(s1, 2, d[2], NULL); /* repetition 2: scenario_rep_seed */
 	for (int i = 1; i < 3; i++) {
 		snprintf(f0, sizeof(f0), "%s/metrics-obs.csv", d[0]);
 		snprintf(f1, sizeof(f1), "%s/metrics-obs.csv", d[i]);

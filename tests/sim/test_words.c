@@ -1,6 +1,6 @@
 /*
  * test_words.c: how the simulator splits a host's args into words
- * (daemon/sim_words.c): the same words /bin/sh would pass reckon-agent
+ * (daemon/netsim/sim_words.c): the same words /bin/sh would pass reckon-agent
  * for blanks, quotes and backslashes, and a clear refusal for what only
  * a shell could do.
  */
@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "sim_words.h"
+#include "netsim_int.h"
 
 static void expect(const char *text, int n, const char *const *want)
 {

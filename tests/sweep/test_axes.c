@@ -1,5 +1,5 @@
 /*
- * test_axes.c: the [sweep] section (daemon/scenario_sweep.c): axis keys
+ * test_axes.c: the [sweep] section (daemon/scenario/scenario_axes.c): axis keys
  * and values (lists, ranges, units), errors reported as file:line:
  * [sweep] key: message (with did-you-mean for a misspelt parameter), the
  * grid order (axis 0 slowest), the scenario of a point (link specs,
@@ -16,7 +16,7 @@
 #include "../scenario/sc_test_util.h"
 #include "netem.h"
 #include "scenario.h"
-#include "scenario_sweep.h"
+#include "scenario_int.h"
 
 #define HOSTS                                                                  \
 	"[scenario]\nname = t\nduration = 10s\nseed = 7\n"                     \

@@ -1,6 +1,6 @@
 /*
  * test_shard.c: --shard I/N parsing and the partition of a grid into
- * shards (daemon/sweep_out.c): for every N up to 17 and grids of 0 to
+ * shards (daemon/sweep/sweep_out.c): for every N up to 17 and grids of 0 to
  * 200 points, each point belongs to exactly one shard, and the shards'
  * sizes differ by at most one.
  */
@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "sweep_out.h"
+#include "sweep_int.h"
 
 Test(sweep_shard, parse_accepts_i_of_n_only)
 {

@@ -1,0 +1,197 @@
+/*
+ * netsim_int.h: what the files of the network simulator share: the event
+ * queue (sim_queue.c), the args word splitter (sim_words.c), the simulated
+ * links (sim_net.c) and hosts (sim_host.c). The public interface is
+ * netsim.h.
+ */
+#ifndef RECKON_NETSIM_INT_H
+#define RECKON_NETSIM_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "netem.h"
+#include "scenario.h"
+#include "agent_io.h"
+#include "role/observer.h"
+#include "role/player.h"
+#include "role/relay.h"
+
+/*
+ * sim_queue.c: the simulator's event queue, a binary min-heap keyed by
+ * (time, sequence number). The sequence number is given at push time, so
+ * events due at the same instant come out in the order they were pushed
+ * and a run is deterministic whatever the heap's internal layout. Pure:
+ * no clock, no I/O.
+ */
+
+struct sim_event {
+	int64_t t;    /* virtual time, ns */
+	uint64_t seq; /* push order, the tie-break */
+	uint32_t kind;
+	uint32_t who;
+	uint64_t gen; /* caller's generation, to recognise stale events */
+};
+
+struct sim_queue {
+	struct sim_event *ev;
+	size_t n, cap;
+	uint64_t next_seq;
+};
+
+void sim_queue_init(struct sim_queue *q);
+void sim_queue_free(struct sim_queue *q);
+
+/* 0 or -ENOMEM (the queue is unchanged then). */
+int sim_queue_push(struct sim_queue *q, int64_t t, uint32_t kind, uint32_t who,
+		   uint64_t gen);
+
+/* The earliest event into *out and off the queue: 1, or 0 when empty. */
+int sim_queue_pop(struct sim_queue *q, struct sim_event *out);
+
+/* The earliest event without removing it; NULL when empty. */
+const struct sim_event *sim_queue_peek(const struct sim_queue *q);
+
+/*
+ * sim_words.c: a host's args as the words /bin/sh would hand
+ * reckon-agent. The emulator runs `exec reckon-agent ROLE ARGS` through
+ * sh; the simulator has no shell, so it splits ARGS itself with sh's
+ * quoting rules (blanks separate words; '...' is literal; "..." keeps
+ * blanks and takes \ before \ " $ ` and newline; \ outside quotes takes
+ * the next character) and refuses what only a shell could do (variables,
+ * command substitution, redirection, pipes, globs), naming it.
+ */
+
+struct sim_words {
+	int argc;
+	char **argv; /* argv[0] is the command name; argv[argc] is NULL */
+	char *buf;   /* storage of the words */
+};
+
+/* Split text into w, with argv[0] = cmd. 0; -EINVAL with the reason in err
+ * (unterminated quote, shell syntax); -ENOMEM. */
+int sim_words_split(const char *cmd, const char *text, struct sim_words *w,
+		    char *err, size_t errlen);
+void sim_words_free(struct sim_words *w);
+
+/*
+ * sim_net.c: the simulator's network. Every directed pair of hosts is one
+ * netem_link, seeded exactly as the userspace bridge seeds it (the
+ * repetition's seed and netem_link_id(src name, dst name)); pairs with a
+ * [link] section or a [defaults] link exist from the start, the others
+ * are made unimpaired on first use, as in bridge.c. A datagram is offered
+ * with the length of the Ethernet frame that would carry it (UDP payload
+ * + 8 UDP + 20 IPv4 + 14 Ethernet octets), so rate, overhead and slot
+ * byte limits count what they count on the bridge. Pure of clocks: the
+ * caller passes virtual time.
+ */
+
+#define SIM_FRAME_OVERHEAD (14 + 20 + 8) /* Ethernet + IPv4 + UDP */
+
+struct sim_net;
+
+/* One datagram handed back by sim_net_dequeue; data is valid until
+ * sim_net_release. */
+struct sim_dgram {
+	unsigned src, dst;
+	uint16_t dport;	      /* UDP destination port */
+	int corrupted;	      /* a bit of the frame was flipped */
+	int32_t corrupt_byte; /* offset in the Ethernet frame, -1 if not */
+	const uint8_t *data;
+	size_t len; /* UDP payload */
+	int64_t time_ns;
+	uint32_t cookie;
+};
+
+int sim_net_new(const struct scenario *sc, uint64_t seed, struct sim_net **out);
+void sim_net_free(struct sim_net *n);
+
+/* Offer a datagram on src->dst at now. *next gets the link's earliest
+ * delivery time afterwards (INT64_MAX: nothing queued). 0 or -errno. */
+int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst, uint16_t dport,
+		  const uint8_t *data, size_t len, int64_t now, int64_t *next);
+
+/* Pop the next copy due on src->dst at or before now: 1 and *out, or 0. */
+int sim_net_dequeue(struct sim_net *n, unsigned src, unsigned dst, int64_t now,
+		    struct sim_dgram *out);
+
+/* Done with a dequeued copy (its bytes may be reused after this). */
+void sim_net_release(struct sim_net *n, const struct sim_dgram *d);
+
+/* Earliest delivery time on src->dst, INT64_MAX when empty. */
+int64_t sim_net_next(const struct sim_net *n, unsigned src, unsigned dst);
+
+/* Replace the spec of src->dst at now ([schedule]); creates the link. */
+int sim_net_set_spec(struct sim_net *n, unsigned src, unsigned dst,
+		     const struct netem_spec *s, int64_t now);
+
+/* Counters of src->dst (zeros for a pair that never carried anything). */
+void sim_net_counters(const struct sim_net *n, unsigned src, unsigned dst,
+		      struct netem_counters *c);
+
+/*
+ * sim_host.c: one scenario host in the simulator, the virtual-time twin
+ * of agents/shell.c. It reads the host's args with the agent's own option
+ * parser (agents/io/agent_opts.c), builds the same role machine
+ * (agents/role: player, observer or relay), wakes it when it asks, hands
+ * it the datagrams that arrive, and at its end writes the same metrics
+ * files through agents/io/metrics_io.c. Times passed in are absolute
+ * virtual ns since the repetition started; the machine sees them relative
+ * to its t0, which is the emulator's common start (0.5 s + 25 ms per host)
+ * unless --start-ns +MS says otherwise.
+ */
+
+struct sim_host {
+	const struct sc_host *sh;
+	struct sim_words words; /* the option strings of o point here */
+	struct shell_opts o;
+	uint32_t addr;		     /* IPv4, host byte order */
+	const struct role_truth *tr; /* shared by the run, not owned */
+	struct role_player *pl;
+	struct role_observer *ob;
+	struct role_relay rl;
+	int64_t t0;   /* absolute virtual ns of the machine's time 0 */
+	int ending;   /* observer: frames done, lingering */
+	int done;     /* metrics written (or failed) */
+	int stopped;  /* ended by the scenario's duration */
+	int status;   /* 0, or 1 when writing the metrics failed */
+	uint64_t gen; /* wake-up generation (stale events are skipped) */
+	uint64_t wakeups, rx, rx_dropped;
+	char warn[256];
+};
+
+/* Parse host i of sc for repetition rep (seed) writing into run_dir (the
+ * agent's RECKON_* context, then its args). 0, or -EINVAL/-ENOTSUP with
+ * a reason in err that names nothing (the caller names the host). */
+int sim_host_init(struct sim_host *h, const struct scenario *sc, unsigned i,
+		  uint64_t seed, unsigned rep, const char *run_dir, char *err,
+		  size_t errlen);
+
+/* Text that identifies the truth the host needs (equal keys, equal
+ * truth); "" for a relay. */
+void sim_host_truth_key(const struct sim_host *h, char *buf, size_t len);
+
+/* Build the machine over truth tr (NULL for a relay). *first gets the
+ * absolute time of its first wake-up, INT64_MAX for none. 0 or -errno
+ * with the reason in err. */
+int sim_host_start(struct sim_host *h, const struct role_truth *tr,
+		   int64_t *first, char *err, size_t errlen);
+
+/* Wake at now (absolute). *next gets the next wake-up or INT64_MAX; the
+ * host may have finished (h->done). 0 or -errno from the machine or emit. */
+int sim_host_wake(struct sim_host *h, int64_t now, role_emit_fn emit, void *arg,
+		  int64_t *next);
+
+/* A datagram for lane arrived at now (absolute). Returns 0, or emit's
+ * negative value (relay); the machine's own refusals are counted in its
+ * counters, as on a socket. */
+int sim_host_recv(struct sim_host *h, uint16_t lane, int64_t now,
+		  const uint8_t *buf, size_t len, role_emit_fn emit, void *arg);
+
+/* End the host at now and write its metrics (idempotent). stopped: ended
+ * by the scenario, like SIGTERM. 0 or -errno (also left in h->status). */
+int sim_host_finish(struct sim_host *h, int64_t now, int stopped);
+
+void sim_host_free(struct sim_host *h);
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * results.h: what a run leaves on disk: the results directory and its
+ * files (results.c), the summary of the agents' metrics (summary.c) and
+ * the plots and HTML page (plot.c, plot_html.c).
+ */
+#ifndef RECKON_RESULTS_H
+#define RECKON_RESULTS_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "netem.h"
+#include "scenario.h"
+
+/*
+ * results.c: the results directory of a run,
+ * <results_dir>/<name>-<YYYYmmdd-HHMMSS>/, and the files written into it:
+ * scenario.ini (canonical, with the seed), counters.csv and counters.json
+ * (per directed link), hosts.csv (every host's pid and exit status). The
+ * layout is documented in docs/reckond.md.
+ */
+
+/* Create <parent>/<name>-<stamp> (parent is created too; a "-2", "-3"...
+ * suffix keeps two runs in the same second apart). */
+int results_mkdir_run(const char *parent, const char *name, char *out,
+		      size_t outlen);
+
+/* snprintf into a path buffer: 0, or -ENAMETOOLONG when it did not fit. */
+int results_path(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Atomic files: write into tmp (path with ".tmp" appended, a buffer of
+ * tmplen bytes), then results_commit renames it onto path, or removes it
+ * and returns -EIO / -errno when anything failed. */
+FILE *results_open_tmp(const char *path, char *tmp, size_t tmplen);
+int results_commit(FILE *f, const char *tmp, const char *path);
+
+/* Split a line of a results CSV file in place (csv_split), dropping the
+ * line end; returns the number of fields, or max + 1 when there are
+ * more. */
+size_t results_split_csv(char *line, char **f, size_t max);
+
+/* mkdir -p with mode 0755. */
+int results_mkdirs(const char *path);
+
+/* scenario.ini through scenario_print. */
+int results_scenario(const char *dir, const struct scenario *sc);
+
+/* counters.csv and counters.json for every directed pair of hosts;
+ * c[src * nhosts + dst]. */
+int results_counters(const char *dir, const struct scenario *sc, unsigned rep,
+		     uint64_t seed, const struct netem_counters *c);
+
+struct results_host {
+	pid_t pid;
+	int status;	     /* 0..255; 128+N for signal N */
+	const char *outcome; /* ok, failed, stopped, killed, aborted */
+};
+
+/* hosts.csv: rep,host,addr,pid,status,outcome. */
+int results_hosts(const char *dir, const struct scenario *sc, unsigned rep,
+		  const struct results_host *h);
+
+/* The last at most `lines` lines of a text file into out (NUL terminated,
+ * each line indented by two spaces). */
+int results_tail(const char *path, unsigned lines, char *out, size_t outlen);
+
+/*
+ * summary.c: the results of a run, aggregated. Every agent writes
+ * metrics-HOST.csv into its repetition's directory (agents/io/metrics_io.c,
+ * columns in docs/agents.md); summary_write reads them all and writes
+ * summary.csv and summary.json into the run directory, one row per
+ * predictor (with its parameters) and link condition: updates/s and
+ * bytes/s per entity (each update counted once, not once per
+ * destination), delivery ratio, mean/p50/p95/max position error and
+ * the fraction of time over the error threshold, each as a mean over
+ * repetitions with a 95% Student-t confidence interval, and prints the
+ * same as a table (with the differing parameters when two rows share a
+ * predictor). Library code: returns 0 or -errno, never logs.
+ */
+
+/* Aggregate run_dir (repetitions == 1: its metrics files; > 1: those of
+ * run_dir/rep-1 .. rep-N). table_out, if not NULL, gets the table.
+ * -ENOENT: no metrics file at all; -EIO, -ENOMEM. Malformed rows are
+ * skipped and counted in the JSON ("malformed_rows"). */
+int summary_write(const char *run_dir, unsigned repetitions, FILE *table_out);
+
+/* Two-sided 95% quantile of Student's t with df degrees of freedom
+ * (t such that P(T <= t) = 0.975); NAN for df == 0. */
+double summary_t975(unsigned df);
+
+/* Mean of n values and the half-width of its 95% confidence interval,
+ * t975(n - 1) * s / sqrt(n) with s the sample standard deviation; the
+ * half-width is NAN when n < 2. -EINVAL when n == 0. */
+int summary_ci95(const double *x, size_t n, double *mean, double *half);
+
+/*
+ * plot.c, plot_html.c: plots and index.html of results. gnuplot
+ * draws every figure as SVG and PNG (pngcairo, else libgd png); without
+ * gnuplot a warning is logged, the figures are skipped and index.html
+ * still shows the tables. Figures: for a run, the CDF of the per-entity
+ * mean position error of each predictor (the metrics files hold
+ * per-entity statistics, not per-frame samples); for a sweep, the error
+ * against every link axis and the updates/s and error against every
+ * predictor-parameter axis, one curve per predictor and per value of the
+ * other axes, with 95% confidence intervals as error bars. A figure has
+ * at most 16 curves; more go into further figures NAME-2, NAME-3, ...
+ */
+
+/* The gnuplot to run: $RECKON_GNUPLOT, else "gnuplot" from PATH; NULL
+ * when there is none. */
+const char *plot_gnuplot(void);
+
+/* run_dir/plots/ and run_dir/index.html for a run with `repetitions`
+ * repetitions (metrics in run_dir or run_dir/rep-N, summary.csv in
+ * run_dir). Returns 0 (also when gnuplot is missing: figures skipped,
+ * warned) or -errno. */
+int plot_run(const char *run_dir, unsigned repetitions);
+
+/* dir/plots/ and dir/index.html for a sweep directory with sweep.csv. */
+int plot_sweep(const char *dir);
+
+/* ---- plot_html.c ---- */
+
+/* index.html of a directory: title, the figures plots/NAME.svg for each
+ * of the n names (linked to the PNG), and csv (a file in dir) as a
+ * table. link_col, when >= 0, is a column holding a grid point whose
+ * cells link to points/pNNNNNN/index.html. 0 or -errno. */
+int plot_html(const char *dir, const char *title, const char *const *figs,
+	      const char *const *captions, unsigned n, const char *csv,
+	      int link_col);
+
+/*
+ * rundir.c: a run directory, opened and closed the same way by the
+ * emulator and the simulator.
+ */
+
+struct results_run {
+	char dir[PATH_MAX]; /* absolute once open */
+	int log_fd;	    /* reckond.log, or -1 */
+};
+
+/* Make sc's run directory (under sc->results_dir, relative to cwd when
+ * cwd is not NULL), write scenario.ini into it and copy the log into its
+ * reckond.log. 0, or -errno (logged) when there is no directory. */
+int results_run_open(struct results_run *run, const struct scenario *sc,
+		     const char *cwd);
+
+/* The directory of repetition rep (1-based) into buf: rep-N/, made, when
+ * nreps > 1, else the run directory. 0 or -errno (logged). */
+int results_run_rep(const struct results_run *run, unsigned rep,
+		    unsigned nreps, char *buf, size_t len);
+
+/* After the last repetition with result (0, a host's exit status, or 1):
+ * when 0, summary.csv/json, the table on stdout and the plots. No metrics
+ * at all (-ENOENT) is no summary; any other summary error makes the result
+ * 1. Logs the end, releases the log; returns the result. */
+int results_run_close(struct results_run *run, const struct scenario *sc,
+		      int result);
+
+/* Stop copying the log into reckond.log (a run abandoned before its
+ * close). */
+void results_run_release(struct results_run *run);
+
+/*
+ * How a run is driven, shared by every kind of run (the emulator, the
+ * simulator, a sweep's points).
+ */
+struct run_opts;
+
+/* Runs sc in the emulator (reckond's run_scenario): a sweep reaches the
+ * emulator through this hook, so the sweep library does not link it. */
+typedef int (*run_emulate_fn)(const struct scenario *sc,
+			      const struct run_opts *o, char *rundir,
+			      size_t rundir_len);
+
+struct run_opts {
+	int verbose;
+	int quiet;		 /* no progress line */
+	const char *ctl_path;	 /* control socket; NULL = default */
+	run_emulate_fn emulate;	 /* mode = emulate points; NULL: refused */
+};
+
+#endif
