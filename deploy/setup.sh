@@ -13,7 +13,7 @@ build=${RECKON_BUILD:-$here/build}
 # write, driven through the emulator).
 pkgs=(build-essential cmake pkg-config libevent-dev libnl-3-dev
 	libnl-route-3-dev libpcap-dev libiniparser-dev libcriterion-dev
-	iproute2 iputils-ping iperf3 tshark gnuplot-nox procps)
+	iproute2 iputils-ping iperf3 tshark gnuplot-nox procps strace)
 
 missing=()
 for p in "${pkgs[@]}"; do

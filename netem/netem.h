@@ -27,6 +27,12 @@ int netem_spec_parse(const char *text, struct netem_spec *out, char *err,
  * full text needs (snprintf semantics). */
 int netem_spec_print(const struct netem_spec *s, char *buf, size_t len);
 
+/* The options as iproute2 6.1's "tc qdisc show" prints a netem qdisc set
+ * from this spec (after "qdisc netem HANDLE: root refcnt N "): tc's order,
+ * its time, rate and percentage formats, delays through 64 ns ticks.
+ * snprintf semantics, like netem_spec_print. */
+int netem_spec_print_tc(const struct netem_spec *s, char *buf, size_t len);
+
 /* A fresh spec: no impairment, limit 1000 (tc's default). */
 void netem_spec_init(struct netem_spec *s);
 

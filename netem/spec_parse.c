@@ -1,15 +1,20 @@
 /*
  * spec_parse.c: the tc-netem spec parser ("delay 100ms 10ms 25%
  * distribution normal loss gemodel 1% 10% 70% 0.1% ..."). It mirrors
- * iproute2's tc/q_netem.c grammar and defaults (limit 1000; gap 1 when
- * reorder is given alone; the 4-state and Gilbert-Elliott defaults) but
- * insists on explicit time units, refuses a keyword given twice and names
+ * iproute2 6.1's tc/q_netem.c (Debian 12's tc): its keywords matched by
+ * prefix, its units (a bare delay is microseconds, a bare slot time
+ * nanoseconds), its defaults (limit 1000; gap 1 when reorder is given
+ * alone; the 4-state and Gilbert-Elliott defaults) and its rule that a
+ * keyword given again overwrites the values it sets. It accepts a few
+ * things tc does not (explicit ns units for delay, tc's print labels
+ * inside loss models, "jitter fifo", "loss burst RATE LEN"), and names
  * the offending token in every error. No I/O; the input is a C string.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "netem.h"
@@ -21,6 +26,7 @@ struct cursor {
 	const char *p;
 	char *err;
 	size_t errlen;
+	int corr_sent; /* a delay, loss, reorder or corrupt correlation */
 };
 
 __attribute__((format(printf, 2, 3))) static int fail(struct cursor *c,
@@ -123,17 +129,22 @@ static int req_percent(struct cursor *c, const char *kw, const char *what,
 	return 0;
 }
 
+/* A time; a bare number counts bare_ns nanoseconds (tc 6.1: us for
+ * delay and jitter, ns for slot times). */
 static int req_time(struct cursor *c, const char *kw, const char *what,
-		    int64_t *v)
+		    int64_t bare_ns, int64_t *v)
 {
 	char tok[TOK_MAX], why[NETEM_WHY_MAX];
 	int rc = need(c, kw, what, tok);
 
 	if (rc < 0)
 		return rc;
-	CHECK(netem_parse_time(tok, v, why), kw);
+	CHECK(netem_parse_tc_time(tok, bare_ns, v, why), kw);
 	return 0;
 }
+
+#define TC_US 1000 /* get_time(): a bare number is microseconds */
+#define TC_NS 1	   /* get_time64(): a bare number is nanoseconds */
 
 static int req_u32(struct cursor *c, const char *kw, const char *what,
 		   uint32_t *v)
@@ -143,7 +154,19 @@ static int req_u32(struct cursor *c, const char *kw, const char *what,
 
 	if (rc < 0)
 		return rc;
-	CHECK(netem_parse_u32(tok, v, why), kw);
+	CHECK(netem_parse_tc_u32(tok, v, why), kw);
+	return 0;
+}
+
+static int req_size(struct cursor *c, const char *kw, const char *what,
+		    uint32_t *v)
+{
+	char tok[TOK_MAX], why[NETEM_WHY_MAX];
+	int rc = need(c, kw, what, tok);
+
+	if (rc < 0)
+		return rc;
+	CHECK(netem_parse_size(tok, v, why), kw);
 	return 0;
 }
 
@@ -194,19 +217,20 @@ static int parse_delay(struct cursor *c, struct netem_spec *s)
 	char tok[TOK_MAX], why[NETEM_WHY_MAX];
 	int rc;
 
-	rc = req_time(c, "delay", "a time", &s->latency_ns);
+	rc = req_time(c, "delay", "a time", TC_US, &s->latency_ns);
 	if (rc < 0)
 		return rc;
 	if (!next_is_number(c))
 		return 0;
 	next(c, tok);
-	CHECK(netem_parse_time(tok, &s->jitter_ns, why), "delay");
+	CHECK(netem_parse_tc_time(tok, TC_US, &s->jitter_ns, why), "delay");
 	if (s->jitter_ns > INT32_MAX)
 		return fail(c,
 			    "delay: jitter %s is over 2147483647ns (netem's "
 			    "limit)",
 			    tok);
 	rc = opt_percent(c, "delay", &s->delay_corr);
+	c->corr_sent |= rc > 0;
 	return rc < 0 ? rc : 0;
 }
 
@@ -224,6 +248,47 @@ static int model_value(struct cursor *c, const char *kw, const char *label,
 		return rc < 0 ? rc : 1;
 	}
 	return opt_percent(c, kw, v);
+}
+
+/*
+ * "loss burst RATE LEN", reckon's way to say "lose RATE of the packets in
+ * bursts of LEN packets on average": the simple Gilbert model that tc
+ * writes "loss gemodel p r 100% 0%". netem's loss_gilb_ell() decides a
+ * packet's fate by the state it finds, so in the Bad state every packet
+ * is lost and a burst lasts 1/r packets on average, while the chain
+ * spends p / (p + r) of the packets in Bad. Hence r = 1 / LEN and
+ * p = RATE / (LEN (1 - RATE)); p is at most 100%, so RATE is at most
+ * LEN / (1 + LEN).
+ */
+static int parse_burst(struct cursor *c, struct netem_spec *s)
+{
+	char tok[TOK_MAX];
+	uint32_t rate;
+	double R, L, p;
+	char *end;
+	int rc = req_percent(c, "loss burst", "a loss rate", &rate);
+
+	if (rc < 0)
+		return rc;
+	rc = need(c, "loss burst", "a mean burst length (packets)", tok);
+	if (rc < 0)
+		return rc;
+	L = strtod(tok, &end);
+	if (end == tok || *end || !(L >= 1) || L > 1e9)
+		return fail(c, "loss burst: \"%s\" is not a mean burst length "
+			       "(packets, at least 1)", tok);
+	R = netem_prob_to_double(rate);
+	if (R >= 1 || R > L / (1 + L))
+		return fail(c, "loss burst: a loss rate over %.4g%% cannot come "
+			       "in bursts of %s packets on average", 100 * L /
+			       (1 + L), tok);
+	p = R / (L * (1 - R));
+	s->loss_model = NETEM_LOSS_GEMODEL;
+	s->ge_p = netem_prob_from_double(p);
+	s->ge_r = netem_prob_from_double(1 / L);
+	s->ge_1h = UINT32_MAX;
+	s->ge_1k = 0;
+	return 0;
 }
 
 static int parse_loss(struct cursor *c, struct netem_spec *s)
@@ -284,6 +349,10 @@ static int parse_loss(struct cursor *c, struct netem_spec *s)
 		}
 		return 0;
 	}
+	if (strcmp(tok, "burst") == 0) {
+		next(c, tok);
+		return parse_burst(c, s);
+	}
 	if (strcmp(tok, "random") == 0)
 		next(c, tok);
 	s->loss_model = NETEM_LOSS_RANDOM;
@@ -291,6 +360,7 @@ static int parse_loss(struct cursor *c, struct netem_spec *s)
 	if (rc < 0)
 		return rc;
 	rc = opt_percent(c, "loss", &s->loss_corr);
+	c->corr_sent |= rc > 0;
 	return rc < 0 ? rc : 0;
 }
 
@@ -305,16 +375,16 @@ static int parse_rate(struct cursor *c, struct netem_spec *s)
 	if (!next_is_number(c))
 		return 0;
 	next(c, tok);
-	CHECK(netem_parse_s32(tok, &s->packet_overhead, why),
+	CHECK(netem_parse_tc_s32(tok, &s->packet_overhead, why),
 	      "rate: packet overhead");
 	if (!next_is_number(c))
 		return 0;
 	next(c, tok);
-	CHECK(netem_parse_u32(tok, &s->cell_size, why), "rate: cell size");
+	CHECK(netem_parse_tc_u32(tok, &s->cell_size, why), "rate: cell size");
 	if (!next_is_number(c))
 		return 0;
 	next(c, tok);
-	CHECK(netem_parse_s32(tok, &s->cell_overhead, why),
+	CHECK(netem_parse_tc_s32(tok, &s->cell_overhead, why),
 	      "rate: cell overhead");
 	return 0;
 }
@@ -332,11 +402,11 @@ static int parse_slot(struct cursor *c, struct netem_spec *s)
 				     s->slot_dist_name);
 		if (rc < 0)
 			return rc;
-		rc = req_time(c, "slot distribution", "a delay",
+		rc = req_time(c, "slot distribution", "a delay", TC_NS,
 			      &s->slot_dist_delay_ns);
 		if (rc < 0)
 			return rc;
-		rc = req_time(c, "slot distribution", "a jitter",
+		rc = req_time(c, "slot distribution", "a jitter", TC_NS,
 			      &s->slot_dist_jitter_ns);
 		if (rc < 0)
 			return rc;
@@ -344,12 +414,13 @@ static int parse_slot(struct cursor *c, struct netem_spec *s)
 			return fail(c, "slot distribution: jitter is over "
 				       "2147483647ns (netem's limit)");
 	} else {
-		rc = req_time(c, "slot", "a minimum delay", &s->slot_min_ns);
+		rc = req_time(c, "slot", "a minimum delay", TC_NS,
+			      &s->slot_min_ns);
 		if (rc < 0)
 			return rc;
 		s->slot_max_ns = s->slot_min_ns;
 		if (next_is_number(c)) {
-			rc = req_time(c, "slot", "a maximum delay",
+			rc = req_time(c, "slot", "a maximum delay", TC_NS,
 				      &s->slot_max_ns);
 			if (rc < 0)
 				return rc;
@@ -358,20 +429,16 @@ static int parse_slot(struct cursor *c, struct netem_spec *s)
 			return fail(c,
 				    "slot: minimum delay is over the maximum");
 	}
-	for (;;) {
-		if (token(c, tok, 1) != 1)
-			break;
-		if (strcmp(tok, "packets") == 0) {
-			next(c, tok);
-			rc = req_u32(c, "slot packets", "a count",
-				     &s->slot_packets);
-		} else if (strcmp(tok, "bytes") == 0) {
-			next(c, tok);
-			rc = req_u32(c, "slot bytes", "a count",
-				     &s->slot_bytes);
-		} else {
-			break;
-		}
+	/* [packets N] then [bytes SIZE], in that order, as tc reads them */
+	if (token(c, tok, 1) == 1 && strncmp(tok, "packets", strlen(tok)) == 0) {
+		next(c, tok);
+		rc = req_u32(c, "slot packets", "a count", &s->slot_packets);
+		if (rc < 0)
+			return rc;
+	}
+	if (token(c, tok, 1) == 1 && strncmp(tok, "bytes", strlen(tok)) == 0) {
+		next(c, tok);
+		rc = req_size(c, "slot bytes", "a size", &s->slot_bytes);
 		if (rc < 0)
 			return rc;
 	}
@@ -381,34 +448,157 @@ static int parse_slot(struct cursor *c, struct netem_spec *s)
 	return 0;
 }
 
+/* The spec's keywords. A token names the first of tc's keywords, in
+ * q_netem.c's order, of which it is a prefix (iproute2's matches():
+ * "del" is delay, "r" is reorder); reckon's own keywords (jitter, seed)
+ * and the loss sub-keywords must be spelt out. */
+enum kw {
+	K_LIMIT,
+	K_DELAY,
+	K_LOSS,
+	K_ECN,
+	K_REORDER,
+	K_CORRUPT,
+	K_GAP,
+	K_DUP,
+	K_DIST,
+	K_RATE,
+	K_SLOT,
+	K_JITTER,
+	K_SEED,
+	K_N
+};
+
+static int keyword(const char *tok)
+{
+	static const struct {
+		const char *name;
+		enum kw k;
+	} tc[] = {
+		{"limit", K_LIMIT},	    {"latency", K_DELAY},
+		{"delay", K_DELAY},	    {"loss", K_LOSS},
+		{"drop", K_LOSS},	    {"ecn", K_ECN},
+		{"reorder", K_REORDER},	    {"corrupt", K_CORRUPT},
+		{"gap", K_GAP},		    {"duplicate", K_DUP},
+		{"distribution", K_DIST},   {"rate", K_RATE},
+		{"slot", K_SLOT},
+	};
+	size_t i, n = strlen(tok);
+
+	if (strcmp(tok, "jitter") == 0)
+		return K_JITTER;
+	if (strcmp(tok, "seed") == 0)
+		return K_SEED;
+	for (i = 0; n && i < sizeof(tc) / sizeof(tc[0]); i++)
+		if (strncmp(tok, tc[i].name, n) == 0)
+			return (int)tc[i].k;
+	return -1;
+}
+
+static int parse_jitter_mode(struct cursor *c, struct netem_spec *s)
+{
+	char tok[TOK_MAX];
+	int rc = need(c, "jitter", "a mode (fifo or netem)", tok);
+
+	if (rc < 0)
+		return rc;
+	if (strcmp(tok, "fifo") == 0)
+		s->jitter_mode = NETEM_JITTER_FIFO;
+	else if (strcmp(tok, "netem") == 0)
+		s->jitter_mode = NETEM_JITTER_NETEM;
+	else
+		return fail(c, "jitter: \"%s\" is not a mode (fifo or netem)",
+			    tok);
+	return 0;
+}
+
+/* PROBABILITY [CORRELATION]; sends tells whether tc counts the
+ * correlation toward sending TCA_NETEM_CORR (reorder and corrupt do,
+ * duplicate does not). */
+static int parse_pair(struct cursor *c, const char *kw, uint32_t *p,
+		      uint32_t *corr, int sends)
+{
+	int rc = req_percent(c, kw, "a probability", p);
+
+	if (rc == 0)
+		rc = opt_percent(c, kw, corr);
+	if (sends)
+		c->corr_sent |= rc > 0;
+	return rc < 0 ? rc : 0;
+}
+
+static int parse_limit(struct cursor *c, struct netem_spec *s)
+{
+	char tok[TOK_MAX], why[NETEM_WHY_MAX];
+	int rc = need(c, "limit", "a packet count", tok);
+
+	if (rc < 0)
+		return rc;
+	CHECK(netem_parse_size(tok, &s->limit, why), "limit");
+	return 0;
+}
+
+/* One keyword and its values. A keyword given again overwrites what it
+ * sets, as tc does; only a second loss model is refused, as tc refuses
+ * it. */
+static int parse_keyword(struct cursor *c, enum kw k, struct netem_spec *s)
+{
+	char why[NETEM_WHY_MAX];
+
+	switch (k) {
+	case K_LIMIT:
+		return parse_limit(c, s);
+	case K_DELAY:
+		return parse_delay(c, s);
+	case K_LOSS:
+		if (s->loss_model != NETEM_LOSS_NONE &&
+		    !(s->loss_model == NETEM_LOSS_RANDOM && s->loss == 0))
+			return fail(c, "loss: given twice (tc refuses a "
+				       "second loss model)");
+		return parse_loss(c, s);
+	case K_ECN:
+		s->ecn = 1;
+		return 0;
+	case K_REORDER:
+		return parse_pair(c, "reorder", &s->reorder, &s->reorder_corr, 1);
+	case K_CORRUPT:
+		return parse_pair(c, "corrupt", &s->corrupt, &s->corrupt_corr, 1);
+	case K_GAP: {
+		char tok[TOK_MAX];
+		int rc = need(c, "gap", "a distance", tok);
+
+		if (rc < 0)
+			return rc;
+		CHECK(netem_parse_tc_u32(tok, &s->gap, why), "gap");
+		return 0;
+	}
+	case K_DUP:
+		return parse_pair(c, "duplicate", &s->duplicate,
+				  &s->duplicate_corr, 0);
+	case K_DIST:
+		return parse_dist_name(c, "distribution", &s->dist,
+				       s->dist_name);
+	case K_RATE:
+		return parse_rate(c, s);
+	case K_SLOT:
+		return parse_slot(c, s);
+	case K_JITTER:
+		return parse_jitter_mode(c, s);
+	case K_SEED:
+		return fail(c, "seed: not accepted here; every link is "
+			       "seeded from the scenario seed");
+	default:
+		return -EINVAL;
+	}
+}
+
 int netem_spec_parse(const char *text, struct netem_spec *out, char *err,
 		     size_t errlen)
 {
-	struct cursor cur = {text ? text : "", err, errlen};
+	struct cursor cur = {text ? text : "", err, errlen, 0};
 	struct cursor *c = &cur;
 	struct netem_spec s;
-	char tok[TOK_MAX], why[NETEM_WHY_MAX];
-	/* which keywords were seen, to refuse repeats */
-	enum {
-		K_DELAY,
-		K_DIST,
-		K_JITTER,
-		K_LOSS,
-		K_ECN,
-		K_DUP,
-		K_CORRUPT,
-		K_REORDER,
-		K_GAP,
-		K_RATE,
-		K_LIMIT,
-		K_SLOT,
-		K_N
-	};
-	static const char *kname[K_N] = {"delay",   "distribution", "jitter",
-					 "loss",    "ecn",	    "duplicate",
-					 "corrupt", "reorder",	    "gap",
-					 "rate",    "limit",	    "slot"};
-	int seen[K_N] = {0};
+	char tok[TOK_MAX];
 	int rc, k;
 
 	if (err && errlen)
@@ -422,128 +612,29 @@ int netem_spec_parse(const char *text, struct netem_spec *out, char *err,
 			return rc;
 		if (rc == 0)
 			break;
-		if (strcmp(tok, "delay") == 0 || strcmp(tok, "latency") == 0)
-			k = K_DELAY;
-		else if (strcmp(tok, "distribution") == 0)
-			k = K_DIST;
-		else if (strcmp(tok, "jitter") == 0)
-			k = K_JITTER;
-		else if (strcmp(tok, "loss") == 0 || strcmp(tok, "drop") == 0)
-			k = K_LOSS;
-		else if (strcmp(tok, "ecn") == 0)
-			k = K_ECN;
-		else if (strcmp(tok, "duplicate") == 0)
-			k = K_DUP;
-		else if (strcmp(tok, "corrupt") == 0)
-			k = K_CORRUPT;
-		else if (strcmp(tok, "reorder") == 0)
-			k = K_REORDER;
-		else if (strcmp(tok, "gap") == 0)
-			k = K_GAP;
-		else if (strcmp(tok, "rate") == 0)
-			k = K_RATE;
-		else if (strcmp(tok, "limit") == 0)
-			k = K_LIMIT;
-		else if (strcmp(tok, "slot") == 0)
-			k = K_SLOT;
-		else if (strcmp(tok, "seed") == 0)
-			return fail(c, "seed: not accepted here; every link is "
-				       "seeded from the scenario seed");
-		else
+		k = keyword(tok);
+		if (k < 0)
 			return fail(c, "\"%s\": unknown keyword", tok);
-		if (seen[k])
-			return fail(c, "%s: given twice", kname[k]);
-		seen[k] = 1;
-
-		switch (k) {
-		case K_DELAY:
-			rc = parse_delay(c, &s);
-			break;
-		case K_DIST:
-			rc = parse_dist_name(c, "distribution", &s.dist,
-					     s.dist_name);
-			break;
-		case K_JITTER:
-			rc = need(c, "jitter", "a mode (fifo or netem)", tok);
-			if (rc < 0)
-				break;
-			if (strcmp(tok, "fifo") == 0)
-				s.jitter_mode = NETEM_JITTER_FIFO;
-			else if (strcmp(tok, "netem") == 0)
-				s.jitter_mode = NETEM_JITTER_NETEM;
-			else
-				rc = fail(c,
-					  "jitter: \"%s\" is not a mode "
-					  "(fifo or netem)",
-					  tok);
-			break;
-		case K_LOSS:
-			rc = parse_loss(c, &s);
-			break;
-		case K_ECN:
-			s.ecn = 1;
-			rc = 0;
-			break;
-		case K_DUP:
-			rc = req_percent(c, "duplicate", "a probability",
-					 &s.duplicate);
-			if (rc == 0)
-				rc = opt_percent(c, "duplicate",
-						 &s.duplicate_corr);
-			break;
-		case K_CORRUPT:
-			rc = req_percent(c, "corrupt", "a probability",
-					 &s.corrupt);
-			if (rc == 0)
-				rc = opt_percent(c, "corrupt", &s.corrupt_corr);
-			break;
-		case K_REORDER:
-			rc = req_percent(c, "reorder", "a probability",
-					 &s.reorder);
-			if (rc == 0)
-				rc = opt_percent(c, "reorder", &s.reorder_corr);
-			if (rc >= 0 && token(c, tok, 1) == 1 &&
-			    strcmp(tok, "gap") == 0) {
-				next(c, tok);
-				seen[K_GAP] = 1;
-				rc = req_u32(c, "gap", "a distance", &s.gap);
-			}
-			break;
-		case K_GAP:
-			rc = req_u32(c, "gap", "a distance", &s.gap);
-			break;
-		case K_RATE:
-			rc = parse_rate(c, &s);
-			break;
-		case K_LIMIT:
-			rc = need(c, "limit", "a packet count", tok);
-			if (rc < 0)
-				break;
-			rc = netem_parse_u32(tok, &s.limit, why);
-			if (rc < 0)
-				return fail(c, "limit: %s", why);
-			break;
-		case K_SLOT:
-			rc = parse_slot(c, &s);
-			break;
-		default:
-			rc = -EINVAL;
-		}
+		rc = parse_keyword(c, (enum kw)k, &s);
 		if (rc < 0)
 			return rc;
 	}
 
+	/* tc 6.1 sends struct tc_netem_corr, which holds the duplicate
+	 * correlation, only when a delay, loss, reorder or corrupt
+	 * correlation was given: alone, a duplicate correlation never
+	 * reaches the kernel */
+	if (!c->corr_sent)
+		s.duplicate_corr = 0;
+
 	/* cross-keyword checks, as tc does them (or stricter, see docs) */
-	if (seen[K_REORDER] && s.reorder) {
+	if (s.reorder) {
 		if (s.latency_ns == 0 && s.jitter_ns == 0)
 			return fail(c, "reorder: needs a delay (netem only "
 				       "reorders packets it delays)");
-		if (!seen[K_GAP])
-			s.gap = 1;
 		if (s.gap == 0)
-			return fail(c, "gap: 0 turns reordering off; use at "
-				       "least 1");
-	} else if (seen[K_GAP]) {
+			s.gap = 1; /* tc: gap 1 when none (or 0) is given */
+	} else if (s.gap) {
 		return fail(c, "gap: needs a reorder probability");
 	}
 	if (s.dist != NETEM_DIST_UNIFORM &&

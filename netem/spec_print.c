@@ -56,6 +56,7 @@ int netem_spec_print(const struct netem_spec *s, char *buf, size_t len)
 {
 	struct out o = {buf, len, 0};
 	char a[48], b[48];
+	int keep_dup;
 
 	if (buf && len)
 		buf[0] = '\0';
@@ -121,10 +122,15 @@ int netem_spec_print(const struct netem_spec *s, char *buf, size_t len)
 			put(&o, " %s", b);
 		}
 	}
-	if (s->corrupt || s->corrupt_corr) {
+	/* tc takes a duplicate correlation only beside another correlation
+	 * (spec_parse.c): when all the others are 0, an explicit corrupt
+	 * correlation of 0% keeps it */
+	keep_dup = s->duplicate_corr && !s->delay_corr && !s->loss_corr &&
+		   !s->reorder_corr && !s->corrupt_corr;
+	if (s->corrupt || s->corrupt_corr || keep_dup) {
 		netem_fmt_percent(s->corrupt, a, sizeof(a));
 		put(&o, " corrupt %s", a);
-		if (s->corrupt_corr) {
+		if (s->corrupt_corr || keep_dup) {
 			netem_fmt_percent(s->corrupt_corr, b, sizeof(b));
 			put(&o, " %s", b);
 		}
@@ -166,5 +172,157 @@ int netem_spec_print(const struct netem_spec *s, char *buf, size_t len)
 		if (s->slot_bytes)
 			put(&o, " bytes %u", s->slot_bytes);
 	}
+	return (int)o.n;
+}
+
+/* ---- the spec as "tc qdisc show" prints it ---- */
+
+/* tc 6.1 hands delays over in psched ticks of 64 ns and prints them
+ * back through whole microseconds (tc_core_time2tick(),
+ * tc_core_tick2time() with /proc/net/psched's 15.625 ticks per us). */
+static uint32_t tc_us_shown(int64_t ns)
+{
+	uint32_t us = (uint32_t)(ns / 1000);
+	uint32_t ticks = (uint32_t)(us * 15.625);
+
+	return (uint32_t)(ticks / 15.625);
+}
+
+/* iproute2's print_time(): three significant digits above 1 ms. */
+static void tc_time(uint32_t us, char *buf, size_t len)
+{
+	if (us >= 1000000)
+		snprintf(buf, len, "%.3gs", us / 1e6);
+	else if (us >= 1000)
+		snprintf(buf, len, "%.3gms", us / 1e3);
+	else
+		snprintf(buf, len, "%uus", us);
+}
+
+/* iproute2's print_time64(), for slot times in ns. */
+static void tc_time64(int64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000000)
+		snprintf(buf, len, "%.3gs", ns / 1e9);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.3gms", ns / 1e6);
+	else if (ns >= 1000)
+		snprintf(buf, len, "%.3gus", ns / 1e3);
+	else
+		snprintf(buf, len, "%lldns", (long long)ns);
+}
+
+/* iproute2's print_color_rate() without IEC units. */
+static void tc_rate(uint64_t bytes_per_s, char *buf, size_t len)
+{
+	static const char *const units[] = {"", "K", "M", "G", "T"};
+	unsigned long long rate = (unsigned long long)bytes_per_s << 3;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		if (rate < 1000 || (rate % 1000 != 0 && rate < 1000 * 1000))
+			break;
+		rate /= 1000;
+	}
+	snprintf(buf, len, "%.0f%sbit", (double)rate, units[i]);
+}
+
+static void tc_pct(struct out *o, const char *label, uint32_t p)
+{
+	put(o, "%s %g%%", label, 100. * p / UINT32_MAX);
+}
+
+static void tc_loss(struct out *o, const struct netem_spec *s)
+{
+	if (s->loss_model == NETEM_LOSS_RANDOM && s->loss) {
+		tc_pct(o, " loss", s->loss);
+		if (s->loss_corr)
+			tc_pct(o, "", s->loss_corr);
+	} else if (s->loss_model == NETEM_LOSS_STATE) {
+		tc_pct(o, " loss state p13", s->p13);
+		tc_pct(o, " p31", s->p31);
+		tc_pct(o, " p32", s->p32);
+		tc_pct(o, " p23", s->p23);
+		tc_pct(o, " p14", s->p14);
+	} else if (s->loss_model == NETEM_LOSS_GEMODEL) {
+		tc_pct(o, " loss gemodel p", s->ge_p);
+		tc_pct(o, " r", s->ge_r);
+		tc_pct(o, " 1-h", s->ge_1h);
+		tc_pct(o, " 1-k", s->ge_1k);
+	}
+}
+
+static void tc_rate_slot(struct out *o, const struct netem_spec *s)
+{
+	char a[48], b[48];
+
+	if (s->rate) {
+		tc_rate(s->rate, a, sizeof(a));
+		put(o, " rate %s", a);
+		if (s->packet_overhead)
+			put(o, " packetoverhead %d", s->packet_overhead);
+		if (s->cell_size)
+			put(o, " cellsize %u", s->cell_size);
+		if (s->cell_overhead)
+			put(o, " celloverhead %d", s->cell_overhead);
+	}
+	if (s->slot) {
+		if (s->slot_use_dist) {
+			tc_time64(s->slot_dist_delay_ns, a, sizeof(a));
+			tc_time64(s->slot_dist_jitter_ns, b, sizeof(b));
+			put(o, " slot distribution %s %s", a, b);
+		} else {
+			tc_time64(s->slot_min_ns, a, sizeof(a));
+			tc_time64(s->slot_max_ns, b, sizeof(b));
+			put(o, " slot %s %s", a, b);
+		}
+		if (s->slot_packets)
+			put(o, " packets %d", (int)s->slot_packets);
+		if (s->slot_bytes)
+			put(o, " bytes %d", (int)s->slot_bytes);
+	}
+}
+
+int netem_spec_print_tc(const struct netem_spec *s, char *buf, size_t len)
+{
+	struct out o = {buf, len, 0};
+	uint32_t lat = tc_us_shown(s->latency_ns);
+	uint32_t jit = tc_us_shown(s->jitter_ns);
+	char a[48];
+
+	if (buf && len)
+		buf[0] = '\0';
+	put(&o, "limit %u", s->limit);
+	if (lat) {
+		tc_time(lat, a, sizeof(a));
+		put(&o, " delay %s", a);
+		if (jit) {
+			tc_time(jit, a, sizeof(a));
+			put(&o, "  %s", a);
+			if (s->delay_corr)
+				tc_pct(&o, "", s->delay_corr);
+		}
+	}
+	tc_loss(&o, s);
+	if (s->duplicate) {
+		tc_pct(&o, " duplicate", s->duplicate);
+		if (s->duplicate_corr)
+			tc_pct(&o, "", s->duplicate_corr);
+	}
+	if (s->reorder) {
+		tc_pct(&o, " reorder", s->reorder);
+		if (s->reorder_corr)
+			tc_pct(&o, "", s->reorder_corr);
+	}
+	if (s->corrupt) {
+		tc_pct(&o, " corrupt", s->corrupt);
+		if (s->corrupt_corr)
+			tc_pct(&o, "", s->corrupt_corr);
+	}
+	tc_rate_slot(&o, s);
+	if (s->ecn)
+		put(&o, " ecn ");
+	if (s->gap)
+		put(&o, " gap %u", s->gap);
 	return (int)o.n;
 }
