@@ -188,6 +188,8 @@ int ctl_spec(int argc, char *argv[])
 	}
 	netem_spec_print(&s, canon, sizeof(canon));
 	printf("spec           %s\n", canon);
+	netem_spec_print_tc(&s, canon, sizeof(canon));
+	printf("tc shows       %s\n", canon);
 	if (s.dist == NETEM_DIST_CUSTOM ||
 	    (s.slot && s.slot_use_dist && s.slot_dist == NETEM_DIST_CUSTOM)) {
 		printf("note           custom distribution tables are loaded "

@@ -31,6 +31,11 @@
  */
 enum lp_need {
 	LP_ANY,
+	LP_RANDOM_OR_NONE,  /* random loss or none: never another model */
+	LP_GEMODEL_OR_NONE, /* gemodel loss or none */
+	LP_STATE_OR_NONE,   /* 4-state loss or none */
+	LP_LOSSY,      /* random loss or the simple Gilbert model */
+	LP_BURSTY,     /* the simple Gilbert model: 1-h = 100%, 1-k = 0 */
 	LP_RANDOM,     /* random loss */
 	LP_GEMODEL,    /* Gilbert-Elliott loss */
 	LP_STATE,      /* 4-state loss */
@@ -42,6 +47,22 @@ enum lp_need {
 };
 
 static const char *const lp_need_text[] = {
+	[LP_RANDOM_OR_NONE] = "random loss or none on the link; it has "
+			      "another loss model, which this axis would "
+			      "silently replace (vary burst_rate or ge_p on "
+			      "a gemodel link, p13 on a 4-state one)",
+	[LP_GEMODEL_OR_NONE] = "gemodel loss or none on the link; it has "
+			       "another loss model, which this axis would "
+			       "silently replace",
+	[LP_STATE_OR_NONE] = "4-state loss or none on the link; it has "
+			     "another loss model, which this axis would "
+			     "silently replace",
+	[LP_LOSSY] = "random loss or bursty loss on the link (loss P or loss "
+		     "burst R L in its spec, or a loss or burst axis before "
+		     "this one)",
+	[LP_BURSTY] = "bursty loss on the link (loss burst R L, that is loss "
+		      "gemodel p r 100% 0%, in its spec, or a burst_len axis "
+		      "before this one)",
 	[LP_RANDOM] = "random loss on the link (loss P in its spec, or a "
 		      "loss axis before this one)",
 	[LP_GEMODEL] = "gemodel loss on the link (loss gemodel in its spec, "
@@ -66,6 +87,9 @@ struct lp_def {
 	enum lp_need need;
 	void (*pre)(struct netem_spec *s, const struct netem_spec *v);
 	size_t off[2], len[2]; /* fields copied from the parsed words */
+	/* instead of copying fields: derive the link's values from v */
+	int (*set)(struct netem_spec *s, const struct netem_spec *v, char *err,
+		   size_t errlen);
 };
 
 #define F(f) offsetof(struct netem_spec, f)
@@ -132,17 +156,72 @@ static void pre_slot(struct netem_spec *s, const struct netem_spec *v)
 	s->slot_dist_delay_ns = s->slot_dist_jitter_ns = 0;
 }
 
+/*
+ * Bursty loss by its meaning (netem/spec_parse.c, "loss burst R L"): the
+ * simple Gilbert model loses R = p / (p + r) of the packets in bursts of
+ * L = 1 / r on average, so p = R r / (1 - R).
+ */
+static int set_gilbert(struct netem_spec *s, double R, double r, char *err,
+		       size_t errlen)
+{
+	double p = R * r / (1 - R);
+
+	if (!(R < 1) || p > 1) {
+		snprintf(err, errlen,
+			 "a loss rate of %.4g%% cannot come in bursts of %.4g "
+			 "packets on average (at most %.4g%%)",
+			 100 * R, 1 / r, 100 / (1 + r));
+		return -EINVAL;
+	}
+	s->loss = s->loss_corr = 0;
+	s->loss_model = NETEM_LOSS_GEMODEL;
+	s->ge_p = netem_prob_from_double(p);
+	s->ge_r = netem_prob_from_double(r);
+	s->ge_1h = UINT32_MAX;
+	s->ge_1k = 0;
+	return 0;
+}
+
+static double gilbert_rate(const struct netem_spec *s)
+{
+	double p = netem_prob_to_double(s->ge_p);
+	double r = netem_prob_to_double(s->ge_r);
+
+	return p + r > 0 ? p / (p + r) : 0;
+}
+
+/* burst_rate R: the loss rate R at the link's mean burst length. */
+static int set_burst_rate(struct netem_spec *s, const struct netem_spec *v,
+			  char *err, size_t errlen)
+{
+	return set_gilbert(s, netem_prob_to_double(v->loss),
+			   netem_prob_to_double(s->ge_r), err, errlen);
+}
+
+/* burst_len L: bursts of L packets at the link's loss rate (its random
+ * loss P, or its bursty loss rate). */
+static int set_burst_len(struct netem_spec *s, const struct netem_spec *v,
+			 char *err, size_t errlen)
+{
+	double R = s->loss_model == NETEM_LOSS_RANDOM
+			   ? netem_prob_to_double(s->loss)
+			   : gilbert_rate(s);
+
+	return set_gilbert(s, R, netem_prob_to_double(v->ge_r), err, errlen);
+}
+
 static const struct lp_def lp_defs[] = {
 	[SC_LP_DELAY] = {"delay", "delay %s", LP_ANY, NULL, ONE(latency_ns)},
 	[SC_LP_JITTER] = {"jitter", "delay 1ms %s", LP_ANY, NULL,
 			  ONE(jitter_ns)},
 	[SC_LP_DELAY_CORR] = {"delay_corr", "delay 1ms 1ms %s", LP_ANY, NULL,
 			      ONE(delay_corr)},
-	[SC_LP_LOSS] = {"loss", "loss %s", LP_ANY, pre_random, ONE(loss)},
+	[SC_LP_LOSS] = {"loss", "loss %s", LP_RANDOM_OR_NONE, pre_random,
+			ONE(loss)},
 	[SC_LP_LOSS_CORR] = {"loss_corr", "loss 1% %s", LP_RANDOM, NULL,
 			     ONE(loss_corr)},
-	[SC_LP_GE_P] = {"ge_p", "loss gemodel %s", LP_ANY, pre_gemodel,
-			ONE(ge_p)},
+	[SC_LP_GE_P] = {"ge_p", "loss gemodel %s", LP_GEMODEL_OR_NONE,
+			pre_gemodel, ONE(ge_p)},
 	[SC_LP_GE_R] = {"ge_r", "loss gemodel 1% %s", LP_GEMODEL, NULL,
 			ONE(ge_r)},
 	[SC_LP_GE_1H] = {"ge_1h", "loss gemodel 1% 1% %s", LP_GEMODEL, NULL,
@@ -160,7 +239,7 @@ static const struct lp_def lp_defs[] = {
 	{"distribution", "delay 1ms 1ms distribution %s", LP_ANY, NULL,
 	 TWO(dist, dist_name)},
 	{"jitter_mode", "jitter %s", LP_ANY, NULL, ONE(jitter_mode)},
-	{"p13", "loss state %s", LP_ANY, pre_state, ONE(p13)},
+	{"p13", "loss state %s", LP_STATE_OR_NONE, pre_state, ONE(p13)},
 	{"p31", "loss state 1% %s", LP_STATE, NULL, ONE(p31)},
 	{"p32", "loss state 1% 1% %s", LP_STATE, NULL, ONE(p32)},
 	{"p23", "loss state 1% 1% 1% %s", LP_STATE, NULL, ONE(p23)},
@@ -188,6 +267,9 @@ static const struct lp_def lp_defs[] = {
 	 ONE(slot_dist_delay_ns)},
 	{"slot_jitter", "slot distribution normal 1ms %s", LP_SLOT_DIST, NULL,
 	 ONE(slot_dist_jitter_ns)},
+	{"burst_rate", "loss %s", LP_BURSTY, NULL, {0}, {0}, set_burst_rate},
+	{"burst_len", "loss burst 1% %s", LP_LOSSY, NULL, {0}, {0},
+	 set_burst_len},
 };
 
 #undef F
@@ -276,11 +358,30 @@ int sc_lp_parse(unsigned p, const char *val, struct netem_spec *out, char *err,
 	return 0;
 }
 
+static int simple_gilbert(const struct netem_spec *s)
+{
+	return s->loss_model == NETEM_LOSS_GEMODEL && s->ge_1h == UINT32_MAX &&
+	       s->ge_1k == 0 && s->ge_r != 0;
+}
+
 static int lp_has(const struct netem_spec *s, enum lp_need n)
 {
 	switch (n) {
 	case LP_ANY:
 		return 1;
+	case LP_RANDOM_OR_NONE:
+		return s->loss_model == NETEM_LOSS_NONE ||
+		       s->loss_model == NETEM_LOSS_RANDOM;
+	case LP_GEMODEL_OR_NONE:
+		return s->loss_model == NETEM_LOSS_NONE ||
+		       s->loss_model == NETEM_LOSS_GEMODEL;
+	case LP_STATE_OR_NONE:
+		return s->loss_model == NETEM_LOSS_NONE ||
+		       s->loss_model == NETEM_LOSS_STATE;
+	case LP_LOSSY:
+		return s->loss_model == NETEM_LOSS_RANDOM || simple_gilbert(s);
+	case LP_BURSTY:
+		return simple_gilbert(s);
 	case LP_RANDOM:
 		return s->loss_model == NETEM_LOSS_RANDOM;
 	case LP_GEMODEL:
@@ -313,6 +414,8 @@ int sc_lp_set(struct netem_spec *s, unsigned p, const struct netem_spec *v,
 			 lp_need_text[d->need]);
 		return -EINVAL;
 	}
+	if (d->set)
+		return d->set(s, v, err, errlen);
 	if (d->pre)
 		d->pre(s, v);
 	for (int i = 0; i < 2 && d->len[i]; i++)

@@ -299,6 +299,24 @@ Test(sweep_axes, bad_axes_are_reported_with_file_and_line)
 	load_bad(HOSTS "[sweep]\nlink.reorder = 10%\n",
 		 "reorder: needs a delay");
 	load_bad(HOSTS "[sweep]\nlink.ge_r = 10%\n", "ge_r needs gemodel loss");
+	/* an axis never changes a link's loss model behind its back */
+	load_bad(HOSTS "[defaults]\nlink = loss gemodel 1% 10%\n[sweep]\n"
+		       "link.loss = 1% 2%\n",
+		 "loss needs random loss or none on the link; it has another "
+		 "loss model, which this axis would silently replace (vary "
+		 "burst_rate or ge_p on a gemodel link, p13 on a 4-state one)");
+	load_bad(HOSTS "[defaults]\nlink = loss 1%\n[sweep]\nlink.ge_p = 1%\n",
+		 "ge_p needs gemodel loss or none on the link");
+	load_bad(HOSTS "[defaults]\nlink = loss 1%\n[sweep]\n"
+		       "link.burst_rate = 1%\n",
+		 "burst_rate needs bursty loss on the link");
+	load_bad(HOSTS "[defaults]\nlink = loss burst 2% 4\n[sweep]\n"
+		       "link.burst_len = 0.5\n",
+		 "\"0.5\" is not a mean burst length");
+	load_bad(HOSTS "[defaults]\nlink = loss 60%\n[sweep]\n"
+		       "link.burst_len = 1\n",
+		 "a loss rate of 60% cannot come in bursts of 1 packets on "
+		 "average (at most 50%)");
 	load_bad(HOSTS "[sweep]\nmode = fast\nlink.delay = 1ms\n",
 		 "[sweep] mode: 'fast' is not one of emulate, simulate");
 	load_bad(HOSTS "[sweep]\nseeds = common\n", "[sweep]: no axis");
@@ -357,8 +375,12 @@ Test(sweep_axes, every_netem_parameter_is_an_axis)
 		 "delay 10ms 5ms distribution pareto"},
 		{"delay 10ms 5ms", "link.jitter_mode = netem fifo",
 		 "delay 10ms 5ms jitter fifo"},
-		{"delay 10ms loss 1%", "link.p13 = 1% 5%",
-		 "delay 10ms loss state 5%"},
+		{"delay 10ms", "link.p13 = 1% 5%", "delay 10ms loss state 5%"},
+		{"loss burst 2% 4", "link.burst_rate = 1% 5%",
+		 "loss burst 5% 4"},
+		{"loss burst 2% 4", "link.burst_len = 2 8", "loss burst 2% 8"},
+		{"delay 10ms loss 3%", "link.burst_len = 2 4",
+		 "delay 10ms loss burst 3% 4"},
 		{"loss state 1% 2% 3% 4% 0.5%", "link.p31 = 10% 20%",
 		 "loss state 1% 20% 3% 4% 0.5%"},
 		{"loss state 1% 2% 3% 4% 0.5%", "link.p32 = 10% 30%",
@@ -528,7 +550,7 @@ Test(sweep_axes, parameter_table_extends_the_enum)
 {
 	unsigned n = sc_sweep_link_params();
 
-	cr_assert_eq(n, 37);
+	cr_assert_eq(n, 39);
 	for (unsigned i = 0; i < SC_LP_COUNT; i++)
 		cr_assert_str_eq(sc_sweep_link_param(i),
 				 scenario_link_param_names[i]);
