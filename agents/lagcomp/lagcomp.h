@@ -324,6 +324,7 @@ struct lc_metrics {
 	double sbc100_low, sbc100_high; /* SBC per 100 registered hits */
 	long provisional, confirmed, denials, upheld, overruled, incorrect,
 		timeouts;
+	long pending; /* provisional hits still unresolved at the end */
 	double delay_mean_ms, delay_p50_ms, delay_p95_ms; /* result - recv */
 	double rewind_mean;				  /* u */
 };

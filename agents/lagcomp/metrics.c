@@ -48,6 +48,7 @@ static void count_verdict(const struct lc_verdict *v, double low,
 	m->upheld += v->state == LC_V_UPHELD;
 	m->overruled += v->state == LC_V_OVERRULED;
 	m->timeouts += v->state == LC_V_TIMEOUT;
+	m->pending += v->state == LC_V_PENDING;
 	m->incorrect += v->pose_mismatch;
 	m->denials += v->state == LC_V_UPHELD || v->state == LC_V_OVERRULED;
 	if (!v->registered)
