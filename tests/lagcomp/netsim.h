@@ -8,16 +8,27 @@
 #ifndef RECKON_TEST_LAGCOMP_NETSIM_H
 #define RECKON_TEST_LAGCOMP_NETSIM_H
 
-#include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Tests define NS_REQUIRE as a Criterion assertion; the bench aborts. */
+#ifndef NS_REQUIRE
+#define NS_REQUIRE(c)                                                        \
+	do {                                                                 \
+		if (!(c)) {                                                  \
+			fprintf(stderr, "netsim: %s failed\n", #c);         \
+			abort();                                             \
+		}                                                            \
+	} while (0)
+#endif
 
 #include "role/fps.h"
 #include "role/fps_client.h"
 #include "role/fps_server.h"
 #include "world/sim.h"
 
-#define NS_MAX_CLIENTS 16
+#define NS_MAX_CLIENTS 64
 #define NS_QMAX	       (1 << 16)
 
 struct ns_msg {
@@ -50,8 +61,8 @@ static int ns_emit(void *arg, const struct role_dgram *d)
 	if (ns->from >= 0 && ns->drop_replies && d->len == 36 &&
 	    !memcmp(d->buf, "RKLC", 4))
 		return 0;
-	cr_assert_lt(ns->nq, NS_QMAX);
-	cr_assert_lt(client, ns->n);
+	NS_REQUIRE(ns->nq < NS_QMAX);
+	NS_REQUIRE(client < ns->n);
 	m = &ns->q[ns->nq++];
 	m->at = ns->now + ns->delay[client];
 	m->to = ns->from < 0 ? d->dest : -1;
@@ -60,9 +71,21 @@ static int ns_emit(void *arg, const struct role_dgram *d)
 	return 0;
 }
 
+static void ns_load_map(struct map *m, const char *name)
+{
+	char path[256], err[256] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "scenarios/maps/%s.map", name);
+	f = fopen(path, "r");
+	NS_REQUIRE(f != NULL);
+	NS_REQUIRE(map_read(f, m, err, sizeof(err)) == 0);
+	fclose(f);
+}
+
 static void ns_init(struct netsim *ns, const char *map, int n,
-		    const int64_t *delay_ms, enum lc_mode mode, double secs,
-		    uint64_t seed)
+		    const int64_t *delay_ms, const struct lc_config *lc,
+		    double secs, uint64_t seed)
 {
 	struct sim_config sc;
 	struct trace_events ev;
@@ -70,7 +93,7 @@ static void ns_init(struct netsim *ns, const char *map, int n,
 	char why[128] = "";
 
 	memset(ns, 0, sizeof(*ns));
-	tm_load(&ns->m, map);
+	ns_load_map(&ns->m, map);
 	sim_config_defaults(&sc);
 	sc.seed = seed;
 	sc.nbots = n;
@@ -78,16 +101,14 @@ static void ns_init(struct netsim *ns, const char *map, int n,
 	sc.tick_hz = 60;
 	trace_init(&ns->tr);
 	trace_events_init(&ev);
-	cr_assert_eq(sim_run(&ns->m, &sc, &ns->tr, &ev), 0);
+	NS_REQUIRE(sim_run(&ns->m, &sc, &ns->tr, &ev) == 0);
 	trace_events_free(&ev);
 
 	memset(&c, 0, sizeof(c));
 	c.m = &ns->m;
-	lc_config_defaults(&c.lc);
-	c.lc.mode = mode;
+	c.lc = *lc;
 	c.duration_s = secs;
-	cr_assert_eq(fps_server_new(&c, &ns->srv, why, sizeof(why)), 0, "%s",
-		     why);
+	NS_REQUIRE(fps_server_new(&c, &ns->srv, why, sizeof(why)) == 0);
 	ns->n = n;
 	for (int i = 0; i < n; i++) {
 		struct fps_client_cfg cc;
@@ -98,11 +119,11 @@ static void ns_init(struct netsim *ns, const char *map, int n,
 		cc.entity = (uint32_t)i;
 		cc.duration_s = secs;
 		cc.seed = seed;
-		cr_assert_eq(fps_client_new(&cc, &ns->cl[i]), 0);
+		NS_REQUIRE(fps_client_new(&cc, &ns->cl[i]) == 0);
 		ns->delay[i] = delay_ms[i] * 1000000LL;
 	}
 	ns->q = calloc(NS_QMAX, sizeof(*ns->q));
-	cr_assert_not_null(ns->q);
+	NS_REQUIRE(ns->q != NULL);
 }
 
 static void ns_deliver(struct netsim *ns)
