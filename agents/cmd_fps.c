@@ -72,13 +72,14 @@ static const char usage_text[] =
 	"client:  --entity E --server ADDR[:PORT] --interp-ms MS (0)\n"
 	"         --reaction-s S (0.25) --aim-err-deg D (1) --fire-period-s "
 	"S (0.1)\n"
-	"run:     --run-dir DIR --host NAME --start-ns NS|+MS\n";
+	"run:     --run-dir DIR --host NAME --start-ns NS|+MS --rep N "
+	"--condition TEXT\n";
 
 enum {
 	O_MAP = 256, O_BOTS, O_SEED, O_DURATION, O_PORT, O_BIND, O_MODE,
 	O_TICK, O_PING, O_INTERP, O_CAP, O_REWIND, O_LOW, O_HIGH, O_TMO,
 	O_TOL, O_ENTITY, O_SERVER, O_REACT, O_AIM, O_FIRE, O_RUNDIR, O_HOST,
-	O_START,
+	O_START, O_COND, O_REP,
 };
 
 static const struct option longopts[] = {
@@ -94,6 +95,7 @@ static const struct option longopts[] = {
 	{"reaction-s", 1, 0, O_REACT},	{"aim-err-deg", 1, 0, O_AIM},
 	{"fire-period-s", 1, 0, O_FIRE}, {"run-dir", 1, 0, O_RUNDIR},
 	{"host", 1, 0, O_HOST},		{"start-ns", 1, 0, O_START},
+	{"condition", 1, 0, O_COND},	{"rep", 1, 0, O_REP},
 	{0, 0, 0, 0},
 };
 
@@ -174,6 +176,13 @@ static int opt(struct fps_opts *o, int c, const char *a, int64_t now,
 	case O_FIRE: bad = num(a, 0.001, 60, &o->cl.fire_period_s); break;
 	case O_RUNDIR: o->run.run_dir = a; return 0;
 	case O_HOST: o->run.host = a; return 0;
+	case O_COND:
+		/* goes into a CSV field unquoted */
+		if (strpbrk(a, ",\"\n"))
+			return -EINVAL;
+		o->run.condition = a;
+		return 0;
+	case O_REP: bad = num(a, 0, 4294967295.0, &v); o->run.rep = (unsigned)v; break;
 	case O_START: {
 		char *end;
 		long long ms = strtoll(a + (a[0] == '+'), &end, 10);
@@ -208,6 +217,7 @@ static int parse(struct fps_opts *o, int server, int argc, char *argv[],
 	lc_config_defaults(&o->lc);
 	fps_client_defaults(&o->cl);
 	optind = 0;
+	opterr = 0;
 	while ((c = getopt_long(argc + 1, argv - 1, "", longopts, NULL)) != -1) {
 		if (opt(o, c, optarg ? optarg : "", now, &tmo)) {
 			fprintf(stderr,

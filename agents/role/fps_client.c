@@ -218,6 +218,7 @@ static int rendered_world(const struct fps_client *cl, int64_t now,
 	int n = 0;
 
 	*rtick = -1;
+	memset(w, 0, LC_MAX_PLAYERS * sizeof(*w));
 	for (int p = 0; p < LC_MAX_PLAYERS; p++) {
 		int64_t t;
 
