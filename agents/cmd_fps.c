@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -76,26 +77,61 @@ static const char usage_text[] =
 	"--condition TEXT\n";
 
 enum {
-	O_MAP = 256, O_BOTS, O_SEED, O_DURATION, O_PORT, O_BIND, O_MODE,
-	O_TICK, O_PING, O_INTERP, O_CAP, O_REWIND, O_LOW, O_HIGH, O_TMO,
-	O_TOL, O_ENTITY, O_SERVER, O_REACT, O_AIM, O_FIRE, O_RUNDIR, O_HOST,
-	O_START, O_COND, O_REP,
+	O_MAP = 256,
+	O_BOTS,
+	O_SEED,
+	O_DURATION,
+	O_PORT,
+	O_BIND,
+	O_MODE,
+	O_TICK,
+	O_PING,
+	O_INTERP,
+	O_CAP,
+	O_REWIND,
+	O_LOW,
+	O_HIGH,
+	O_TMO,
+	O_TOL,
+	O_ENTITY,
+	O_SERVER,
+	O_REACT,
+	O_AIM,
+	O_FIRE,
+	O_RUNDIR,
+	O_HOST,
+	O_START,
+	O_COND,
+	O_REP,
 };
 
 static const struct option longopts[] = {
-	{"map", 1, 0, O_MAP},		{"bots", 1, 0, O_BOTS},
-	{"seed", 1, 0, O_SEED},		{"duration", 1, 0, O_DURATION},
-	{"port", 1, 0, O_PORT},		{"bind", 1, 0, O_BIND},
-	{"mode", 1, 0, O_MODE},		{"tick-hz", 1, 0, O_TICK},
-	{"ping", 1, 0, O_PING},		{"interp-ms", 1, 0, O_INTERP},
-	{"clc-rtt-cap-ms", 1, 0, O_CAP}, {"clc-max-rewind", 1, 0, O_REWIND},
-	{"alc-low-ping-ms", 1, 0, O_LOW}, {"alc-high-ping-ms", 1, 0, O_HIGH},
-	{"alc-timeout-ms", 1, 0, O_TMO}, {"pose-tol", 1, 0, O_TOL},
-	{"entity", 1, 0, O_ENTITY},	{"server", 1, 0, O_SERVER},
-	{"reaction-s", 1, 0, O_REACT},	{"aim-err-deg", 1, 0, O_AIM},
-	{"fire-period-s", 1, 0, O_FIRE}, {"run-dir", 1, 0, O_RUNDIR},
-	{"host", 1, 0, O_HOST},		{"start-ns", 1, 0, O_START},
-	{"condition", 1, 0, O_COND},	{"rep", 1, 0, O_REP},
+	{"map", 1, 0, O_MAP},
+	{"bots", 1, 0, O_BOTS},
+	{"seed", 1, 0, O_SEED},
+	{"duration", 1, 0, O_DURATION},
+	{"port", 1, 0, O_PORT},
+	{"bind", 1, 0, O_BIND},
+	{"mode", 1, 0, O_MODE},
+	{"tick-hz", 1, 0, O_TICK},
+	{"ping", 1, 0, O_PING},
+	{"interp-ms", 1, 0, O_INTERP},
+	{"clc-rtt-cap-ms", 1, 0, O_CAP},
+	{"clc-max-rewind", 1, 0, O_REWIND},
+	{"alc-low-ping-ms", 1, 0, O_LOW},
+	{"alc-high-ping-ms", 1, 0, O_HIGH},
+	{"alc-timeout-ms", 1, 0, O_TMO},
+	{"pose-tol", 1, 0, O_TOL},
+	{"entity", 1, 0, O_ENTITY},
+	{"server", 1, 0, O_SERVER},
+	{"reaction-s", 1, 0, O_REACT},
+	{"aim-err-deg", 1, 0, O_AIM},
+	{"fire-period-s", 1, 0, O_FIRE},
+	{"run-dir", 1, 0, O_RUNDIR},
+	{"host", 1, 0, O_HOST},
+	{"start-ns", 1, 0, O_START},
+	{"condition", 1, 0, O_COND},
+	{"rep", 1, 0, O_REP},
 	{0, 0, 0, 0},
 };
 
@@ -132,80 +168,132 @@ static int addr_port(const char *s, uint16_t port, struct sockaddr_in *out)
 	return inet_pton(AF_INET, host, &out->sin_addr) == 1 ? 0 : -EINVAL;
 }
 
-/* One option; 0 or -EINVAL. */
-static int opt(struct fps_opts *o, int c, const char *a, int64_t now,
-	       int *alc_tmo_set)
+/* Options that set one double of struct fps_opts within a range. */
+static const struct {
+	int id;
+	double lo, hi;
+	size_t off;
+} reals[] = {
+	{O_DURATION, 0.1, 86400, offsetof(struct fps_opts, duration_s)},
+	{O_CAP, 0, 1e6, offsetof(struct fps_opts, lc.clc_rtt_cap_ms)},
+	{O_REWIND, 0, 1e6, offsetof(struct fps_opts, lc.clc_max_rewind)},
+	{O_LOW, 0, 1e6, offsetof(struct fps_opts, lc.alc_low_ping_ms)},
+	{O_HIGH, 0, 1e6, offsetof(struct fps_opts, lc.alc_high_ping_ms)},
+	{O_TMO, 0.001, 1e6, offsetof(struct fps_opts, lc.alc_timeout_ms)},
+	{O_TOL, 0, 1e6, offsetof(struct fps_opts, lc.pose_tol)},
+	{O_REACT, 0, 10, offsetof(struct fps_opts, cl.reaction_s)},
+	{O_AIM, 0, 90, offsetof(struct fps_opts, cl.aim_err_deg)},
+	{O_FIRE, 0.001, 60, offsetof(struct fps_opts, cl.fire_period_s)},
+};
+
+/* A range-checked double option; 1 if c is not one. */
+static int opt_real(struct fps_opts *o, int c, const char *a)
+{
+	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
+		if (reals[i].id == c)
+			return num(a, reals[i].lo, reals[i].hi,
+				   (double *)((char *)o + reals[i].off));
+	return 1;
+}
+
+/* The run context: 0, -EINVAL, or 1 if c is not one of these. */
+static int opt_run(struct fps_opts *o, int c, const char *a, int64_t now)
 {
 	double v;
-	int bad = 0;
+	char *end;
+	long long ms;
 
 	switch (c) {
-	case O_MAP: o->map = a; return 0;
-	case O_BOTS: bad = num(a, 1, SIM_MAX_BOTS, &v); o->bots = (int)v; break;
-	case O_SEED: bad = num(a, 0, 1e18, &v); o->run.seed = (uint64_t)v; break;
-	case O_DURATION: bad = num(a, 0.1, 86400, &o->duration_s); break;
-	case O_PORT: bad = num(a, 1, 65535, &v); o->port = (uint16_t)v; break;
-	case O_BIND: return inet_pton(AF_INET, a, &o->bind) == 1 ? 0 : -EINVAL;
-	case O_MODE: return lc_mode_parse(a, &o->lc.mode);
-	case O_TICK:
-		bad = num(a, 1, 1000, &v);
-		o->lc.tick_hz = o->cl.tick_hz = (int)v;
-		break;
-	case O_PING: return lc_ping_parse(a, &o->lc.ping);
-	case O_INTERP:
-		bad = num(a, 0, 10000, &o->lc.interp_ms);
-		o->cl.interp_ms = o->lc.interp_ms;
-		break;
-	case O_CAP: bad = num(a, 0, 1e6, &o->lc.clc_rtt_cap_ms); break;
-	case O_REWIND: bad = num(a, 0, 1e6, &o->lc.clc_max_rewind); break;
-	case O_LOW: bad = num(a, 0, 1e6, &o->lc.alc_low_ping_ms); break;
-	case O_HIGH: bad = num(a, 0, 1e6, &o->lc.alc_high_ping_ms); break;
-	case O_TMO:
-		bad = num(a, 0.001, 1e6, &o->lc.alc_timeout_ms);
-		*alc_tmo_set = 1;
-		break;
-	case O_TOL: bad = num(a, 0, 1e6, &o->lc.pose_tol); break;
-	case O_ENTITY:
-		bad = num(a, 0, LC_MAX_PLAYERS - 1, &v);
-		o->cl.entity = (uint32_t)v;
-		o->entity_set = 1;
-		break;
-	case O_SERVER: return addr_port(a, FPS_DEFAULT_PORT, &o->server);
-	case O_REACT: bad = num(a, 0, 10, &o->cl.reaction_s); break;
-	case O_AIM: bad = num(a, 0, 90, &o->cl.aim_err_deg); break;
-	case O_FIRE: bad = num(a, 0.001, 60, &o->cl.fire_period_s); break;
-	case O_RUNDIR: o->run.run_dir = a; return 0;
-	case O_HOST: o->run.host = a; return 0;
+	case O_RUNDIR:
+		o->run.run_dir = a;
+		return 0;
+	case O_HOST:
+		o->run.host = a;
+		return 0;
 	case O_COND:
 		/* goes into a CSV field unquoted */
 		if (strpbrk(a, ",\"\n"))
 			return -EINVAL;
 		o->run.condition = a;
 		return 0;
-	case O_REP: bad = num(a, 0, 4294967295.0, &v); o->run.rep = (unsigned)v; break;
-	case O_START: {
-		char *end;
-		long long ms = strtoll(a + (a[0] == '+'), &end, 10);
-
+	case O_REP:
+		if (num(a, 0, 4294967295.0, &v))
+			return -EINVAL;
+		o->run.rep = (unsigned)v;
+		return 0;
+	case O_SEED:
+		if (num(a, 0, 1e18, &v))
+			return -EINVAL;
+		o->run.seed = (uint64_t)v;
+		return 0;
+	case O_START:
+		ms = strtoll(a + (a[0] == '+'), &end, 10);
 		if (*end || ms < 0)
 			return -EINVAL;
 		o->run.start_ns = a[0] == '+' ? now + ms * 1000000 : ms;
 		o->run.start_set = 1;
 		return 0;
 	}
-	default: return -EINVAL;
+	return 1;
+}
+
+/* One option; 0 or -EINVAL. */
+static int opt(struct fps_opts *o, int c, const char *a, int64_t now)
+{
+	double v;
+	int rc = opt_real(o, c, a);
+
+	if (rc <= 0)
+		return rc;
+	rc = opt_run(o, c, a, now);
+	if (rc <= 0)
+		return rc;
+	switch (c) {
+	case O_MAP:
+		o->map = a;
+		return 0;
+	case O_BIND:
+		return inet_pton(AF_INET, a, &o->bind) == 1 ? 0 : -EINVAL;
+	case O_SERVER:
+		return addr_port(a, FPS_DEFAULT_PORT, &o->server);
+	case O_MODE:
+		return lc_mode_parse(a, &o->lc.mode);
+	case O_PING:
+		return lc_ping_parse(a, &o->lc.ping);
+	case O_INTERP:
+		rc = num(a, 0, 10000, &o->lc.interp_ms);
+		o->cl.interp_ms = o->lc.interp_ms;
+		return rc;
 	}
-	return bad;
+	if (num(a, 0, 65535, &v))
+		return -EINVAL;
+	switch (c) {
+	case O_BOTS:
+		o->bots = (int)v;
+		return v >= 1 && v <= SIM_MAX_BOTS ? 0 : -EINVAL;
+	case O_PORT:
+		o->port = (uint16_t)v;
+		return v >= 1 ? 0 : -EINVAL;
+	case O_TICK:
+		o->lc.tick_hz = o->cl.tick_hz = (int)v;
+		return v >= 1 && v <= 1000 ? 0 : -EINVAL;
+	case O_ENTITY:
+		o->cl.entity = (uint32_t)v;
+		o->entity_set = 1;
+		return v < LC_MAX_PLAYERS ? 0 : -EINVAL;
+	}
+	return -EINVAL;
 }
 
 static int parse(struct fps_opts *o, int server, int argc, char *argv[],
 		 int64_t now)
 {
 	char err[256];
-	int c, tmo = 0;
+	int c;
 
 	memset(o, 0, sizeof(*o));
-	agent_opts_init(&o->run, SHELL_PLAYER, server ? "fps-server" : "fps-client");
+	agent_opts_init(&o->run, SHELL_PLAYER,
+			server ? "fps-server" : "fps-client");
 	if (agent_opts_env(&o->run, now, err, sizeof(err))) {
 		fprintf(stderr, "reckon-agent: %s\n", err);
 		return -EINVAL;
@@ -215,11 +303,13 @@ static int parse(struct fps_opts *o, int server, int argc, char *argv[],
 	o->duration_s = 30;
 	o->port = FPS_DEFAULT_PORT;
 	lc_config_defaults(&o->lc);
+	o->lc.alc_timeout_ms = 0; /* unset: 2 x lowPing after parsing */
 	fps_client_defaults(&o->cl);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc + 1, argv - 1, "", longopts, NULL)) != -1) {
-		if (opt(o, c, optarg ? optarg : "", now, &tmo)) {
+	while ((c = getopt_long(argc + 1, argv - 1, "", longopts, NULL)) !=
+	       -1) {
+		if (opt(o, c, optarg ? optarg : "", now)) {
 			fprintf(stderr,
 				"reckon-agent: bad option or value '%s'\n",
 				(argv - 1)[optind - 1]);
@@ -231,7 +321,7 @@ static int parse(struct fps_opts *o, int server, int argc, char *argv[],
 			argv[optind - 1]);
 		return -EINVAL;
 	}
-	if (!tmo)
+	if (o->lc.alc_timeout_ms <= 0)
 		o->lc.alc_timeout_ms = 2 * o->lc.alc_low_ping_ms > 0
 					       ? 2 * o->lc.alc_low_ping_ms
 					       : 100;
@@ -312,16 +402,18 @@ static void finish(struct fps_host *h)
 		}
 		fps_server_stats(h->srv, &st);
 		fprintf(stderr,
-			"reckon-agent %s: %zu shots, %" PRIu64 " states, %" PRIu64
-			" replies, %" PRIu64 " refused, %" PRIu64 " sent\n",
+			"reckon-agent %s: %zu shots, %" PRIu64
+			" states, %" PRIu64 " replies, %" PRIu64
+			" refused, %" PRIu64 " sent\n",
 			o->run.host, lc->nv, st.rx_state, st.rx_reply,
 			st.rx_bad, st.tx);
 	} else {
 		struct fps_client_stats st;
 
 		fps_client_stats(h->cl, &st);
-		printf("host=%s entity=%u shots=%" PRIu64 " screen_hits=%" PRIu64
-		       " hits_confirmed=%" PRIu64 " confirm_delay_mean_ms=%.1f"
+		printf("host=%s entity=%u shots=%" PRIu64
+		       " screen_hits=%" PRIu64 " hits_confirmed=%" PRIu64
+		       " confirm_delay_mean_ms=%.1f"
 		       " hits_taken=%" PRIu64 " sbc_seen=%" PRIu64
 		       " snapshots=%" PRIu64 "\n",
 		       o->run.host, o->cl.entity, st.shots, st.screen_hits,

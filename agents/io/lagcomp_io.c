@@ -10,18 +10,18 @@
 
 #include "lagcomp_io.h"
 
-#define LAGCOMP_HEADER                                                       \
-	"host,rep,seed,condition,mode,ping,tick_hz,interp_ms,low_ping_ms,"   \
-	"shots,screen_hits,server_hits,registered,registered_screen,"       \
-	"reg_accuracy,hits_low,hits_high,sbc_low,sbc_high,sbc_unknown,"      \
-	"sbc100_low,sbc100_high,provisional,confirmed,denials,upheld,"       \
-	"overruled,incorrect,timeouts,pending,delay_mean_ms,delay_p50_ms,"   \
+#define LAGCOMP_HEADER                                                         \
+	"host,rep,seed,condition,mode,ping,tick_hz,interp_ms,low_ping_ms,"     \
+	"shots,screen_hits,server_hits,registered,registered_screen,"          \
+	"reg_accuracy,hits_low,hits_high,sbc_low,sbc_high,sbc_unknown,"        \
+	"sbc100_low,sbc100_high,provisional,confirmed,denials,upheld,"         \
+	"overruled,incorrect,timeouts,pending,delay_mean_ms,delay_p50_ms,"     \
 	"delay_p95_ms,rewind_mean,duration_s\n"
 
 static const char *const ping_names[] = {"instant", "ewma", "ue4"};
 
-int lagcomp_metrics_write(const struct shell_opts *o,
-			  const struct lc_server *s, double duration_s)
+int lagcomp_metrics_write(const struct shell_opts *o, const struct lc_server *s,
+			  double duration_s)
 {
 	const struct lc_config *c = &s->cfg;
 	char path[PATH_MAX], tmp[PATH_MAX + 32];
@@ -43,11 +43,11 @@ int lagcomp_metrics_write(const struct shell_opts *o,
 		ping_names[c->ping], c->tick_hz, c->interp_ms,
 		c->alc_low_ping_ms, m.shots, m.screen_hits, m.server_hits,
 		m.registered, m.registered_screen, m.reg_accuracy, m.hits_low,
-		m.hits_high, m.sbc_low, m.sbc_high, m.sbc_unknown,
-		m.sbc100_low, m.sbc100_high, m.provisional, m.confirmed,
-		m.denials, m.upheld, m.overruled, m.incorrect, m.timeouts,
-		m.pending, m.delay_mean_ms, m.delay_p50_ms, m.delay_p95_ms,
-		m.rewind_mean, duration_s);
+		m.hits_high, m.sbc_low, m.sbc_high, m.sbc_unknown, m.sbc100_low,
+		m.sbc100_high, m.provisional, m.confirmed, m.denials, m.upheld,
+		m.overruled, m.incorrect, m.timeouts, m.pending,
+		m.delay_mean_ms, m.delay_p50_ms, m.delay_p95_ms, m.rewind_mean,
+		duration_s);
 	return close_rename(f, tmp, path);
 }
 
@@ -55,8 +55,8 @@ int lagcomp_shots_write(const struct shell_opts *o, const struct lc_server *s)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 32];
 	FILE *f;
-	int err = open_tmp(o, "shots", path, sizeof(path), tmp, sizeof(tmp),
-			   &f);
+	int err =
+		open_tmp(o, "shots", path, sizeof(path), tmp, sizeof(tmp), &f);
 
 	if (err)
 		return err;
@@ -76,9 +76,9 @@ int lagcomp_shots_write(const struct shell_opts *o, const struct lc_server *s)
 			v->compensated, v->rewind_dist, lc_part_name(v->part),
 			v->appeal, lc_state_name(v->state), v->registered,
 			v->sbc, v->pose_mismatch,
-			v->result_ns < 0 ? -1.0
-					 : (double)(v->result_ns - v->recv_ns) /
-						   1e6);
+			v->result_ns < 0
+				? -1.0
+				: (double)(v->result_ns - v->recv_ns) / 1e6);
 	}
 	return close_rename(f, tmp, path);
 }

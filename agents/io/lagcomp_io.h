@@ -11,8 +11,8 @@
 #include "lagcomp/lagcomp.h"
 
 /* 0 or -errno. duration_s is the game time the run covered. */
-int lagcomp_metrics_write(const struct shell_opts *o,
-			  const struct lc_server *s, double duration_s);
+int lagcomp_metrics_write(const struct shell_opts *o, const struct lc_server *s,
+			  double duration_s);
 int lagcomp_shots_write(const struct shell_opts *o, const struct lc_server *s);
 
 #endif

@@ -26,7 +26,7 @@
 	"err_p95,err_max,over_s,update_bytes,send_errors,duration_s\n"
 
 int open_tmp(const struct shell_opts *o, const char *what, char *path,
-		    size_t plen, char *tmp, size_t tlen, FILE **f)
+	     size_t plen, char *tmp, size_t tlen, FILE **f)
 {
 	int n = snprintf(path, plen, "%s/%s-%s.csv", o->run_dir, what, o->host);
 

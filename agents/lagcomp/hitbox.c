@@ -108,8 +108,7 @@ static double min_pos(double a, double b)
 double lc_ray_capsule(const double o[3], const double d[3],
 		      const struct lc_capsule *c)
 {
-	double ba[3], oa[3], baba, bard, baoa, rdoa, oaoa, dd, a, b, k, h, t,
-		y;
+	double ba[3], oa[3], baba, bard, baoa, rdoa, oaoa, dd, a, b, k, h, t, y;
 
 	v3_sub(ba, c->b, c->a);
 	v3_sub(oa, o, c->a);

@@ -140,8 +140,8 @@ int lc_rollback_frames(double rtt_ms, double interp_ms, int tick_hz);
 
 /* ---- RTT estimators (ping.c) ---- */
 
-#define LC_UE4_BUCKETS	   4
-#define LC_UE4_BUCKET_MAX  7 /* samples kept per one-second bucket */
+#define LC_UE4_BUCKETS	  4
+#define LC_UE4_BUCKET_MAX 7 /* samples kept per one-second bucket */
 
 struct lc_ping {
 	enum lc_ping_kind kind;
@@ -167,17 +167,17 @@ double lc_ping_get(const struct lc_ping *p);
 
 struct lc_config {
 	enum lc_mode mode;
-	int tick_hz;	      /* 60 */
-	double history_s;     /* 1.5 */
-	double interp_ms;     /* added to the rollback, 0 */
-	double trace_dist;    /* 7874 u (200 m at 2.54 cm/u) */
+	int tick_hz;	   /* 60 */
+	double history_s;  /* 1.5 */
+	double interp_ms;  /* added to the rollback, 0 */
+	double trace_dist; /* 7874 u (200 m at 2.54 cm/u) */
 	enum lc_ping_kind ping;
-	double clc_rtt_cap_ms;	/* CLC: compensate iff RTT <= cap; 0 off */
-	double clc_max_rewind;	/* CLC: per-target rewind cap in u; 0 off */
-	double alc_low_ping_ms; /* ALC: victims <= this may appeal, 50 */
+	double clc_rtt_cap_ms;	 /* CLC: compensate iff RTT <= cap; 0 off */
+	double clc_max_rewind;	 /* CLC: per-target rewind cap in u; 0 off */
+	double alc_low_ping_ms;	 /* ALC: victims <= this may appeal, 50 */
 	double alc_high_ping_ms; /* ALC: and shooter >= this; 0 off */
-	double alc_timeout_ms;	/* no reply: confirm after, 2 * low ping */
-	double pose_tol;	/* denial pose vs server pose, u */
+	double alc_timeout_ms;	 /* no reply: confirm after, 2 * low ping */
+	double pose_tol;	 /* denial pose vs server pose, u */
 };
 
 void lc_config_defaults(struct lc_config *c);
@@ -203,22 +203,22 @@ struct lc_verdict {
 	int screen_victim;   /* the shooter's client hit this one, or -1 */
 	int64_t recv_ns, tick;
 	double shooter_rtt_ms, victim_rtt_ms;
-	int rollback;	  /* frames rewound (0 when not compensated) */
-	int compensated;  /* CLC: the shot was rewound */
+	int rollback;	    /* frames rewound (0 when not compensated) */
+	int compensated;    /* CLC: the shot was rewound */
 	double rewind_dist; /* victim eye, judged vs newest frame, u */
 	int part;
 	double point[3], v_local[3];
 	int appeal; /* ALC: the victim may deny */
 	enum lc_state state;
-	int registered;	 /* counts as a hit */
-	int sbc;	 /* victim-side SBC on arrival: -1 unknown */
+	int registered;	   /* counts as a hit */
+	int sbc;	   /* victim-side SBC on arrival: -1 unknown */
 	int pose_mismatch; /* a denial's pose was off by > pose_tol */
 	int64_t result_ns; /* result sent to the shooter, -1 never */
 };
 
 /* A message the caller must send. */
 enum lc_out_kind {
-	LC_OUT_HIT_VICTIM,  /* hit event to the victim (provisional if appeal) */
+	LC_OUT_HIT_VICTIM, /* hit event to the victim (provisional if appeal) */
 	LC_OUT_HIT_SHOOTER, /* the registered result to the shooter */
 };
 
@@ -226,8 +226,8 @@ struct lc_out {
 	enum lc_out_kind kind;
 	uint32_t hit_id; /* verdict index + 1 */
 	int shooter, victim, part;
-	int appeal;	  /* victim may deny (ALC provisional) */
-	int irrefutable;  /* an overruled denial: final */
+	int appeal;	 /* victim may deny (ALC provisional) */
+	int irrefutable; /* an overruled denial: final */
 	double v_local[3];
 	double point[3];
 };
@@ -317,8 +317,8 @@ int lc_client_check(const struct map *m, const struct lc_body *b,
 
 struct lc_metrics {
 	long shots, screen_hits, server_hits, registered;
-	long registered_screen; /* registered among screen hits */
-	double reg_accuracy;	/* registered_screen / screen_hits */
+	long registered_screen;	  /* registered among screen hits */
+	double reg_accuracy;	  /* registered_screen / screen_hits */
 	long hits_low, hits_high; /* registered, by victim ping class */
 	long sbc_low, sbc_high, sbc_unknown;
 	double sbc100_low, sbc100_high; /* SBC per 100 registered hits */

@@ -15,7 +15,7 @@
 static const char *const modes[] = {"none", "tlc", "clc", "alc"};
 static const char *const pings[] = {"instant", "ewma", "ue4"};
 static const char *const parts[] = {"head", "torso", "legs"};
-static const char *const states[] = {"miss",	 "final",   "pending",
+static const char *const states[] = {"miss",	  "final",  "pending",
 				     "confirmed", "upheld", "overruled",
 				     "timeout"};
 

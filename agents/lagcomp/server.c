@@ -131,8 +131,7 @@ static struct lc_out make_out(const struct lc_verdict *v, size_t vi,
 
 /* Mark a verdict registered and tell the shooter. */
 static int register_hit(struct lc_server *s, size_t vi, enum lc_state st,
-			int64_t t_ns, struct lc_out *out, int maxout,
-			int *nout)
+			int64_t t_ns, struct lc_out *out, int maxout, int *nout)
 {
 	struct lc_verdict *v = &s->v[vi];
 	struct lc_out o;
@@ -320,8 +319,8 @@ int lc_server_fire(struct lc_server *s, const struct lc_shot *shot,
 	judged_world(s, shot->shooter, k, poses, alive);
 	lc_eye(&s->body, &s->p[shot->shooter].pose, eye);
 	lc_aim_dir(shot->yaw, shot->pitch, dir);
-	if (!lc_trace(s->m, &s->body, eye, dir, s->cfg.trace_dist, poses,
-		      alive, s->nplayers, shot->shooter, &h) ||
+	if (!lc_trace(s->m, &s->body, eye, dir, s->cfg.trace_dist, poses, alive,
+		      s->nplayers, shot->shooter, &h) ||
 	    !can_damage(s, shot->shooter, h.victim)) {
 		v->state = LC_V_MISS;
 		return 0;

@@ -28,8 +28,8 @@ static int fields_ok(const struct reckon_lcreply *r)
 	       r->hit_id != 0 && r->crouch <= 1;
 }
 
-int reckon_lcreply_encode(const struct reckon_lcreply *r, void *buf,
-			  size_t cap, size_t *len)
+int reckon_lcreply_encode(const struct reckon_lcreply *r, void *buf, size_t cap,
+			  size_t *len)
 {
 	uint8_t b[RECKON_LCREPLY_LEN];
 
@@ -91,7 +91,8 @@ int reckon_lcreply_decode(const void *buf, size_t len,
 	r.yaw = wire_get_f32(b + 28);
 	r.crouch = b[32];
 	if (!fields_ok(&r))
-		return why_(why, n, "bad verdict, flags, part, hit id or stance");
+		return why_(why, n,
+			    "bad verdict, flags, part, hit id or stance");
 	if (!isfinite(r.x) || !isfinite(r.y) || !isfinite(r.yaw))
 		return why_(why, n, "NaN or infinity in the pose");
 	if (out)

@@ -15,10 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RECKON_LCREPLY_LEN     36
-#define RECKON_LCREPLY_VERSION 1
-#define RECKON_LCREPLY_CONFIRM 1
-#define RECKON_LCREPLY_DENY    2
+#define RECKON_LCREPLY_LEN	   36
+#define RECKON_LCREPLY_VERSION	   1
+#define RECKON_LCREPLY_CONFIRM	   1
+#define RECKON_LCREPLY_DENY	   2
 #define RECKON_LCREPLY_PROVISIONAL 0x01
 
 struct reckon_lcreply {
@@ -34,8 +34,8 @@ struct reckon_lcreply {
 
 /* -EINVAL for a bad verdict, flags, part, hit id 0 or a non-finite or
  * float32-overflowing pose; -ENOSPC if cap < RECKON_LCREPLY_LEN. */
-int reckon_lcreply_encode(const struct reckon_lcreply *r, void *buf,
-			  size_t cap, size_t *len);
+int reckon_lcreply_encode(const struct reckon_lcreply *r, void *buf, size_t cap,
+			  size_t *len);
 /* 0 and *out, or -EBADMSG with the reason in why. */
 int reckon_lcreply_decode(const void *buf, size_t len,
 			  struct reckon_lcreply *out, char *why, size_t whylen);

@@ -17,14 +17,14 @@
 
 #include "proto/espdu.h"
 
-#define RECKON_DIS_PDU_FIRE	   2
-#define RECKON_DIS_PDU_DETONATION  3
-#define RECKON_DIS_FAMILY_WARFARE  2
-#define RECKON_VP_TYPE_HIT	   242
+#define RECKON_DIS_PDU_FIRE	  2
+#define RECKON_DIS_PDU_DETONATION 3
+#define RECKON_DIS_FAMILY_WARFARE 2
+#define RECKON_VP_TYPE_HIT	  242
 
-#define RECKON_FIRE_LEN		   96
-#define RECKON_DETONATION_MIN_LEN  104
-#define RECKON_DETONATION_MAX_LEN  (104 + 16)
+#define RECKON_FIRE_LEN		  96
+#define RECKON_DETONATION_MIN_LEN 104
+#define RECKON_DETONATION_MAX_LEN (104 + 16)
 
 /* Detonation result (SISO-REF-010 UID 62) values reckon uses. */
 #define RECKON_DET_ENTITY_IMPACT 1
@@ -53,7 +53,7 @@ struct reckon_munition {
 
 struct reckon_fire {
 	uint8_t exercise;
-	uint32_t timestamp; /* DIS timestamp (dis_time.h) */
+	uint32_t timestamp;		  /* DIS timestamp (dis_time.h) */
 	struct reckon_entity_id firing;	  /* must be a valid id */
 	struct reckon_entity_id target;	  /* 0:0:0 = none / unknown */
 	struct reckon_entity_id munition; /* 0:0:0 = no munition entity */

@@ -147,7 +147,8 @@ static struct fps_state own_state(const struct fps_client *cl, int64_t t)
 	}
 	s = cl->mine[lo];
 	memset(&st, 0, sizeof(st));
-	st.pose = (struct lc_pose){s->x, s->y, s->yaw, s->stance == TRACE_CROUCH};
+	st.pose =
+		(struct lc_pose){s->x, s->y, s->yaw, s->stance == TRACE_CROUCH};
 	st.vx = s->vx;
 	st.vy = s->vy;
 	st.alive = s->alive;
@@ -253,7 +254,8 @@ static int pick_target(struct fps_client *cl, const struct fps_state *w,
 			continue;
 		lc_part_centre(&cl->body, &w[p].pose, LC_PART_TORSO, c);
 		d = hypot(c[0] - eye[0], c[1] - eye[1]);
-		if (d >= VIEW_RANGE || !geom_los(cl->c.m, eye[0], eye[1], c[0], c[1]))
+		if (d >= VIEW_RANGE ||
+		    !geom_los(cl->c.m, eye[0], eye[1], c[0], c[1]))
 			continue;
 		if (p == cl->target)
 			return p; /* keep tracking a visible target */
@@ -289,7 +291,7 @@ static int fire(struct fps_client *cl, int64_t now, const struct fps_state *w,
 	f.exercise = cl->c.exercise;
 	f.timestamp = reckon_dis_timestamp((uint64_t)now, 0);
 	f.firing = (struct reckon_entity_id){ROLE_SITE, ROLE_APP,
-					    (uint16_t)(cl->me + 1)};
+					     (uint16_t)(cl->me + 1)};
 	if (lc_trace(cl->c.m, &cl->body, eye, dir, 7874, poses, alive, n,
 		     cl->me, &h)) {
 		f.target = (struct reckon_entity_id){ROLE_SITE, ROLE_APP,
@@ -310,8 +312,8 @@ static int fire(struct fps_client *cl, int64_t now, const struct fps_state *w,
 	return tx(cl, len, emit, arg);
 }
 
-static int combat(struct fps_client *cl, int64_t now, const struct fps_state *me,
-		  role_emit_fn emit, void *arg)
+static int combat(struct fps_client *cl, int64_t now,
+		  const struct fps_state *me, role_emit_fn emit, void *arg)
 {
 	struct fps_state w[LC_MAX_PLAYERS];
 	uint8_t alive[LC_MAX_PLAYERS];
@@ -352,8 +354,8 @@ static int send_state(struct fps_client *cl, int64_t now,
 	return tx(cl, len, emit, arg);
 }
 
-int fps_client_advance(struct fps_client *cl, int64_t now_ns,
-		       role_emit_fn emit, void *arg)
+int fps_client_advance(struct fps_client *cl, int64_t now_ns, role_emit_fn emit,
+		       void *arg)
 {
 	while (fps_client_next(cl) <= now_ns) {
 		int64_t t = cl->next_tick++ * cl->tick_ns;
@@ -458,8 +460,8 @@ int fps_client_recv(struct fps_client *cl, int64_t now_ns, const uint8_t *buf,
 		if (d.firing.entity == cl->me + 1) {
 			cl->st.hits_confirmed++;
 			cl->st.confirm_delay_sum_ms +=
-				(double)(now_ns -
-					 cl->shot_sent[d.event.event % SHOT_RING]) /
+				(double)(now_ns - cl->shot_sent[d.event.event %
+								SHOT_RING]) /
 				1e6;
 		}
 		return 0;

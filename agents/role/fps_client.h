@@ -23,15 +23,15 @@
 #include "world/trace.h"
 
 struct fps_client_cfg {
-	const struct map *m;	 /* must outlive the client */
-	const struct trace *tr;	 /* the bot world's trace, ditto */
-	uint32_t entity;	 /* trace entity this client plays */
-	int tick_hz;		 /* send rate, 60 */
-	double interp_ms;	 /* render delay, 0 */
-	double reaction_s;	 /* 0.25 */
-	double aim_err_deg;	 /* standard deviation per axis, 1.0 */
-	double fire_period_s;	 /* 0.1 = 600 rounds per minute */
-	double duration_s;	 /* ticks while t < duration */
+	const struct map *m;	/* must outlive the client */
+	const struct trace *tr; /* the bot world's trace, ditto */
+	uint32_t entity;	/* trace entity this client plays */
+	int tick_hz;		/* send rate, 60 */
+	double interp_ms;	/* render delay, 0 */
+	double reaction_s;	/* 0.25 */
+	double aim_err_deg;	/* standard deviation per axis, 1.0 */
+	double fire_period_s;	/* 0.1 = 600 rounds per minute */
+	double duration_s;	/* ticks while t < duration */
 	uint64_t seed;
 	uint8_t exercise;
 };
@@ -51,8 +51,8 @@ int fps_client_new(const struct fps_client_cfg *c, struct fps_client **out);
 void fps_client_free(struct fps_client *cl);
 
 int64_t fps_client_next(const struct fps_client *cl);
-int fps_client_advance(struct fps_client *cl, int64_t now_ns,
-		       role_emit_fn emit, void *arg);
+int fps_client_advance(struct fps_client *cl, int64_t now_ns, role_emit_fn emit,
+		       void *arg);
 int fps_client_recv(struct fps_client *cl, int64_t now_ns, const uint8_t *buf,
 		    size_t len, role_emit_fn emit, void *arg);
 void fps_client_stats(const struct fps_client *cl, struct fps_client_stats *o);

@@ -73,7 +73,7 @@ int64_t fps_server_next(const struct fps_server *s)
 }
 
 static int tx(struct fps_server *s, int dest, size_t len, role_emit_fn emit,
-		void *arg)
+	      void *arg)
 {
 	struct role_dgram d = {(uint16_t)dest, FPS_PORT_DIS, len, s->buf};
 	int rc = emit(arg, &d);
@@ -112,15 +112,16 @@ static int send_hit(struct fps_server *s, const struct lc_out *o,
 	d.event = (struct reckon_event_id){ROLE_SITE, ROLE_APP,
 					   (uint16_t)v->shot_id};
 	d.loc = (struct reckon_vec3){o->point[0], o->point[1], o->point[2]};
-	d.loc_entity =
-		(struct reckon_vec3){o->v_local[0], o->v_local[1], o->v_local[2]};
+	d.loc_entity = (struct reckon_vec3){o->v_local[0], o->v_local[1],
+					    o->v_local[2]};
 	reckon_munition_rifle(&d.desc);
 	d.result = RECKON_DET_ENTITY_IMPACT;
 	d.has_hit = 1;
 	d.hit.part = (uint8_t)o->part;
-	d.hit.flags = (o->appeal ? RECKON_HIT_APPEAL : 0) |
-		      (o->irrefutable ? RECKON_HIT_IRREFUTABLE : 0) |
-		      (o->kind == LC_OUT_HIT_SHOOTER ? RECKON_HIT_TO_SHOOTER : 0);
+	d.hit.flags =
+		(o->appeal ? RECKON_HIT_APPEAL : 0) |
+		(o->irrefutable ? RECKON_HIT_IRREFUTABLE : 0) |
+		(o->kind == LC_OUT_HIT_SHOOTER ? RECKON_HIT_TO_SHOOTER : 0);
 	d.hit.mode = (uint8_t)s->c.lc.mode;
 	d.hit.hit_id = o->hit_id;
 	d.hit.tick = (uint64_t)(s->lc.tick < 0 ? 0 : s->lc.tick);

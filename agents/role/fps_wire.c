@@ -12,10 +12,10 @@
 #include "role/fps.h"
 #include "role/update_espdu.h"
 
-#define APP_DESTROYED (3u << 3)
+#define APP_DESTROYED	(3u << 3)
 #define APP_STATE_SHIFT 16
-#define APP_UPRIGHT 1u
-#define APP_CROUCH  4u
+#define APP_UPRIGHT	1u
+#define APP_CROUCH	4u
 
 int fps_state_to_espdu(int idx, const struct fps_state *s, uint64_t send_ns,
 		       uint32_t seq, struct reckon_espdu *out)
@@ -57,7 +57,8 @@ int fps_espdu_to_state(const struct reckon_espdu *p, int *idx,
 	s.pose.x = p->pos.x;
 	s.pose.y = p->pos.y;
 	s.pose.yaw = yaw;
-	s.pose.crouch = ((p->appearance >> APP_STATE_SHIFT) & 0xf) == APP_CROUCH;
+	s.pose.crouch =
+		((p->appearance >> APP_STATE_SHIFT) & 0xf) == APP_CROUCH;
 	s.vx = p->vel.x;
 	s.vy = p->vel.y;
 	s.alive = (p->appearance & APP_DESTROYED) != APP_DESTROYED;

@@ -30,7 +30,8 @@ static int load(struct map *m)
 	int rc;
 
 	if (!f) {
-		fprintf(stderr, "run from the source tree: scenarios/maps/dust.map\n");
+		fprintf(stderr,
+			"run from the source tree: scenarios/maps/dust.map\n");
 		return -1;
 	}
 	rc = map_read(f, m, err, sizeof(err));
@@ -109,7 +110,8 @@ int main(int argc, char **argv)
 			hits += n > 0;
 		}
 		t_fire = (now_s() - t0) / (double)shots;
-		printf("%-4s tick (64 pushes + timeouts) %7.2f us   shot %6.2f us"
+		printf("%-4s tick (64 pushes + timeouts) %7.2f us   shot %6.2f "
+		       "us"
 		       "   (%ld of %ld shots hit)\n",
 		       lc_mode_name(modes[k]), t_tick * 1e6, t_fire * 1e6, hits,
 		       shots);

@@ -34,8 +34,10 @@ int main(int argc, char **argv)
 	int64_t delay[NS_MAX_CLIENTS];
 
 	if (n < 2 || n > NS_MAX_CLIENTS || !(secs > 0) || seeds < 1) {
-		fprintf(stderr, "usage: %s [MAP] [PLAYERS 2..64] [SECONDS] "
-				"[SEEDS]\n", argv[0]);
+		fprintf(stderr,
+			"usage: %s [MAP] [PLAYERS 2..64] [SECONDS] "
+			"[SEEDS]\n",
+			argv[0]);
 		return 2;
 	}
 	for (int i = 0; i < n; i++)

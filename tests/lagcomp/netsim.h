@@ -14,12 +14,12 @@
 
 /* Tests define NS_REQUIRE as a Criterion assertion; the bench aborts. */
 #ifndef NS_REQUIRE
-#define NS_REQUIRE(c)                                                        \
-	do {                                                                 \
-		if (!(c)) {                                                  \
-			fprintf(stderr, "netsim: %s failed\n", #c);         \
-			abort();                                             \
-		}                                                            \
+#define NS_REQUIRE(c)                                                          \
+	do {                                                                   \
+		if (!(c)) {                                                    \
+			fprintf(stderr, "netsim: %s failed\n", #c);            \
+			abort();                                               \
+		}                                                              \
 	} while (0)
 #endif
 
@@ -140,8 +140,8 @@ static void ns_deliver(struct netsim *ns)
 		}
 		if (m->to < 0) {
 			ns->from = -1;
-			fps_server_recv(ns->srv, ns->now, m->buf, m->len,
-					&from, ns_emit, ns);
+			fps_server_recv(ns->srv, ns->now, m->buf, m->len, &from,
+					ns_emit, ns);
 		} else {
 			ns->from = m->to;
 			fps_client_recv(ns->cl[m->to], ns->now, m->buf, m->len,

@@ -18,13 +18,13 @@
 #include "lagcomp/lagcomp.h"
 #include "testmap.h"
 
-#define MS	   1000000LL
-#define ALICE	   0
-#define BOB	   1
-#define BOB_SPEED  250.0 /* u/s */
-#define BOB_X0	   160.0
-#define RTT_ALICE  250.0
-#define RTT_BOB	   50.0
+#define MS	  1000000LL
+#define ALICE	  0
+#define BOB	  1
+#define BOB_SPEED 250.0 /* u/s */
+#define BOB_X0	  160.0
+#define RTT_ALICE 250.0
+#define RTT_BOB	  50.0
 
 struct scene {
 	struct map m;
@@ -71,8 +71,7 @@ static inline int64_t scene_tick_ns(int k)
 	return 25 * MS + (int64_t)llround(k * 1e9 / 60);
 }
 
-static inline void scene_init(struct scene *sc, enum lc_mode mode,
-			      int bob_dir)
+static inline void scene_init(struct scene *sc, enum lc_mode mode, int bob_dir)
 {
 	struct lc_config c;
 	struct lc_pose a = scene_alice();
@@ -114,8 +113,8 @@ static inline const struct lc_verdict *scene_fire(struct scene *sc)
 	struct lc_body *b = &sc->s.body;
 	struct lc_pose a = scene_alice(), l0 = scene_bob(sc, 0);
 	double eye[3], c[3];
-	struct lc_shot shot = {.shot_id = 7, .shooter = ALICE,
-			       .screen_victim = BOB};
+	struct lc_shot shot = {
+		.shot_id = 7, .shooter = ALICE, .screen_victim = BOB};
 	size_t vi;
 
 	lc_eye(b, &a, eye);

@@ -125,8 +125,8 @@ Test(alc, denial_with_a_false_pose_is_overruled)
 	alc_fire(&sc, 0);
 	scene_ticks(&sc, 16, 18); /* server has Bob near x = 235 */
 	/* the claimed pose is > pose_tol (32 u) from the server's */
-	cr_assert_eq(lc_server_reply(&sc.s, 1, 1, &hidden, 15, 320 * MS,
-				     sc.out, LC_MAX_OUT, &sc.nout),
+	cr_assert_eq(lc_server_reply(&sc.s, 1, 1, &hidden, 15, 320 * MS, sc.out,
+				     LC_MAX_OUT, &sc.nout),
 		     0);
 	cr_assert_eq(sc.s.v[0].state, LC_V_OVERRULED);
 	cr_assert_eq(sc.s.v[0].pose_mismatch, 1);
@@ -189,8 +189,8 @@ Test(alc, metrics_of_the_outcomes)
 {
 	struct scene sc;
 	struct lc_metrics m;
-	struct lc_shot miss = {.shot_id = 9, .shooter = ALICE, .yaw = 0,
-			       .screen_victim = -1};
+	struct lc_shot miss = {
+		.shot_id = 9, .shooter = ALICE, .yaw = 0, .screen_victim = -1};
 
 	/* shot 1 upheld, shot 2 confirmed, shot 3 timed out, shot 4 a
 	 * miss; all but the miss hit on Alice's screen */

@@ -163,8 +163,8 @@ Test(sbc, none_mode_counts_sbc_too)
 	struct scene sc;
 	struct lc_body *b;
 	struct lc_pose a = scene_alice(), l3;
-	struct lc_shot shot = {.shot_id = 1, .shooter = ALICE,
-			       .screen_victim = BOB};
+	struct lc_shot shot = {
+		.shot_id = 1, .shooter = ALICE, .screen_victim = BOB};
 	double eye[3], c[3];
 	struct lc_pose now;
 	struct lc_metrics m;

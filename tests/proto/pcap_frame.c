@@ -34,8 +34,8 @@ static void put16(uint8_t *p, unsigned v)
 	p[1] = (uint8_t)v;
 }
 
-size_t pcap_frame_udp(uint8_t *f, const uint8_t *payload, size_t n,
-		      unsigned id, unsigned sport, unsigned dport)
+size_t pcap_frame_udp(uint8_t *f, const uint8_t *payload, size_t n, unsigned id,
+		      unsigned sport, unsigned dport)
 {
 	static const uint8_t dst[6] = {0x02, 0, 0, 0, 0, 0x02};
 	static const uint8_t src[6] = {0x02, 0, 0, 0, 0, 0x01};

@@ -13,7 +13,7 @@
 
 /* Writes the frame into f (room for n + PCAP_FRAME_OVERHEAD octets) and
  * returns its length; id is the IPv4 identification. */
-size_t pcap_frame_udp(uint8_t *f, const uint8_t *payload, size_t n,
-		      unsigned id, unsigned sport, unsigned dport);
+size_t pcap_frame_udp(uint8_t *f, const uint8_t *payload, size_t n, unsigned id,
+		      unsigned sport, unsigned dport);
 
 #endif

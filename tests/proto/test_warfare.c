@@ -42,8 +42,8 @@ Test(fire, layout)
 	cr_assert_eq(b[3], 2); /* Warfare */
 	cr_assert_eq(b[4] << 24 | b[5] << 16 | b[6] << 8 | b[7], 0x01020304);
 	cr_assert_eq(b[8] << 8 | b[9], 96);
-	cr_assert_eq(b[17], 3);	 /* firing entity */
-	cr_assert_eq(b[23], 4);	 /* target entity */
+	cr_assert_eq(b[17], 3); /* firing entity */
+	cr_assert_eq(b[23], 4); /* target entity */
 	cr_assert_eq(b[24] | b[25] | b[26] | b[27] | b[28] | b[29], 0);
 	cr_assert_eq(b[35], 77); /* event number */
 	/* location x = 100.5 as float64 is 0x4059200000000000 */
@@ -160,7 +160,7 @@ Test(detonation, layout_with_hit_record)
 	cr_assert_eq(n, 120);
 	cr_assert_eq(b[2], 3);
 	cr_assert_eq(b[8] << 8 | b[9], 120);
-	cr_assert_eq(b[72], 2);	 /* munition kind */
+	cr_assert_eq(b[72], 2);	   /* munition kind */
 	cr_assert_eq(b[92], 0x41); /* loc_entity y = 11.0f = 0x41300000 */
 	cr_assert_eq(b[93], 0x30);
 	cr_assert_eq(b[100], 1); /* entity impact */
@@ -188,12 +188,13 @@ Test(detonation, round_trip_and_rejects)
 
 		sample_detonation(&r, &d);
 		cr_assert_eq(reckon_detonation_encode(&d, b, sizeof(b), &n), 0);
-		cr_assert_eq(reckon_detonation_decode(b, n, &g, why,
-						      sizeof(why)),
-			     0, "%s", why);
+		cr_assert_eq(
+			reckon_detonation_decode(b, n, &g, why, sizeof(why)), 0,
+			"%s", why);
 		cr_assert_eq(g.has_hit, d.has_hit);
 		cr_assert_eq(g.result, d.result);
-		cr_assert(g.loc.x == d.loc.x && g.loc_entity.z == d.loc_entity.z);
+		cr_assert(g.loc.x == d.loc.x &&
+			  g.loc_entity.z == d.loc_entity.z);
 		if (d.has_hit) {
 			cr_assert_eq(g.hit.hit_id, d.hit.hit_id);
 			cr_assert_eq(g.hit.tick, d.hit.tick);

@@ -57,9 +57,8 @@ static int one_round(struct sample_rng *r, FILE *o)
 	fprintf(o, "fire");
 	id_tsv(o, &f.firing);
 	id_tsv(o, &f.target);
-	fprintf(o, "\t%u\t%u\t%.17g\t%.17g\t%.17g\t%.17g\t%zu\n",
-		f.event.event, f.mission, f.loc.x, f.vel.x, f.vel.z, f.range,
-		n);
+	fprintf(o, "\t%u\t%u\t%.17g\t%.17g\t%.17g\t%.17g\t%zu\n", f.event.event,
+		f.mission, f.loc.x, f.vel.x, f.vel.z, f.range, n);
 
 	sample_detonation(r, &d);
 	if (reckon_detonation_encode(&d, b, sizeof(b), &n))
@@ -75,10 +74,11 @@ static int one_round(struct sample_rng *r, FILE *o)
 	if (reckon_lcreply_encode(&x, b, sizeof(b), &n))
 		return -1;
 	dump(b, n, LCREPLY_PORT);
-	fprintf(o, "lcreply\t%u\t%u\t%u\t%" PRIu32 "\t%u\t%" PRIu32
-		   "\t%.17g\t%.17g\t%.17g\t%u\n",
-		x.verdict, x.flags, x.part, x.hit_id, x.victim,
-		x.rendered_tick, x.x, x.y, x.yaw, x.crouch);
+	fprintf(o,
+		"lcreply\t%u\t%u\t%u\t%" PRIu32 "\t%u\t%" PRIu32
+		"\t%.17g\t%.17g\t%.17g\t%u\n",
+		x.verdict, x.flags, x.part, x.hit_id, x.victim, x.rendered_tick,
+		x.x, x.y, x.yaw, x.crouch);
 	return 0;
 }
 
@@ -91,7 +91,8 @@ int main(int argc, char **argv)
 	FILE *tsv;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s OUT.pcap EXPECT.tsv [COUNT] [SEED]\n",
+		fprintf(stderr,
+			"usage: %s OUT.pcap EXPECT.tsv [COUNT] [SEED]\n",
 			argv[0]);
 		return 2;
 	}
