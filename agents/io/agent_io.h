@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "predict/predict.h"
 #include "role/role.h"
@@ -103,6 +104,18 @@ int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
 
 int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 		     size_t errlen);
+
+/* Open map NAME (a path, or NAME.map in $RECKON_MAP_DIR, scenarios/maps
+ * or next to the program) for reading; the path tried last is left in
+ * path. NULL when not found. */
+FILE *agent_map_open(const char *name, char *path, size_t plen);
+
+/* The write-then-rename steps of the metrics writers: open
+ * RUN_DIR/WHAT-HOST.csv's temporary file, and flush, sync and rename it
+ * into place (unlinking it on failure). 0 or -errno. */
+int open_tmp(const struct shell_opts *o, const char *what, char *path,
+	     size_t plen, char *tmp, size_t tlen, FILE **f);
+int close_rename(FILE *f, const char *tmp, const char *path);
 
 /* Check o's entities against tr and expand --player-index/--players into
  * the entity list. 0; -ENOENT (an --entities id has no path) or -ERANGE

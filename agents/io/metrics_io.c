@@ -25,8 +25,8 @@
 	"stale,rejected,unmatched,frames,frames_blind,err_mean,err_p50,"       \
 	"err_p95,err_max,over_s,update_bytes,send_errors,duration_s\n"
 
-static int open_tmp(const struct shell_opts *o, const char *what, char *path,
-		    size_t plen, char *tmp, size_t tlen, FILE **f)
+int open_tmp(const struct shell_opts *o, const char *what, char *path,
+	     size_t plen, char *tmp, size_t tlen, FILE **f)
 {
 	int n = snprintf(path, plen, "%s/%s-%s.csv", o->run_dir, what, o->host);
 
@@ -39,7 +39,7 @@ static int open_tmp(const struct shell_opts *o, const char *what, char *path,
 	return *f ? 0 : -errno;
 }
 
-static int close_rename(FILE *f, const char *tmp, const char *path)
+int close_rename(FILE *f, const char *tmp, const char *path)
 {
 	int bad = ferror(f);
 
