@@ -14,7 +14,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <event2/event.h>
-#include <getopt.h>
 #include <stddef.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -26,26 +25,11 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "io/fps_opts.h"
 #include "io/lagcomp_io.h"
 #include "role/fps_client.h"
 #include "role/fps_server.h"
 #include "role_shell.h"
-#include "world/sim.h"
-
-#define FPS_DEFAULT_PORT 47100
-
-struct fps_opts {
-	struct shell_opts run; /* run context: run dir, host, start, seed */
-	const char *map;
-	int bots;
-	double duration_s;
-	struct lc_config lc;
-	struct fps_client_cfg cl;
-	struct sockaddr_in server;
-	struct in_addr bind;
-	uint16_t port;
-	int entity_set;
-};
 
 struct fps_host {
 	struct fps_opts *o;
@@ -62,277 +46,17 @@ struct fps_host {
 	uint8_t buf[2048];
 };
 
-static const char usage_text[] =
-	"game:    --map NAME (dust) --bots N (6) --seed S --duration S (30)\n"
-	"server:  --port P (47100) --bind ADDR --mode none|tlc|clc|alc (tlc)\n"
-	"         --tick-hz H (60) --ping instant|ewma|ue4 (ue4) "
-	"--interp-ms MS (0)\n"
-	"         --clc-rtt-cap-ms MS (250) --clc-max-rewind U (0 off)\n"
-	"         --alc-low-ping-ms MS (50) --alc-high-ping-ms MS (0 off)\n"
-	"         --alc-timeout-ms MS (2 x low ping) --pose-tol U (32)\n"
-	"client:  --entity E --server ADDR[:PORT] --interp-ms MS (0)\n"
-	"         --reaction-s S (0.25) --aim-err-deg D (1) --fire-period-s "
-	"S (0.1)\n"
-	"run:     --run-dir DIR --host NAME --start-ns NS|+MS --rep N "
-	"--condition TEXT\n";
-
-enum {
-	O_MAP = 256,
-	O_BOTS,
-	O_SEED,
-	O_DURATION,
-	O_PORT,
-	O_BIND,
-	O_MODE,
-	O_TICK,
-	O_PING,
-	O_INTERP,
-	O_CAP,
-	O_REWIND,
-	O_LOW,
-	O_HIGH,
-	O_TMO,
-	O_TOL,
-	O_ENTITY,
-	O_SERVER,
-	O_REACT,
-	O_AIM,
-	O_FIRE,
-	O_RUNDIR,
-	O_HOST,
-	O_START,
-	O_COND,
-	O_REP,
-};
-
-static const struct option longopts[] = {
-	{"map", 1, 0, O_MAP},
-	{"bots", 1, 0, O_BOTS},
-	{"seed", 1, 0, O_SEED},
-	{"duration", 1, 0, O_DURATION},
-	{"port", 1, 0, O_PORT},
-	{"bind", 1, 0, O_BIND},
-	{"mode", 1, 0, O_MODE},
-	{"tick-hz", 1, 0, O_TICK},
-	{"ping", 1, 0, O_PING},
-	{"interp-ms", 1, 0, O_INTERP},
-	{"clc-rtt-cap-ms", 1, 0, O_CAP},
-	{"clc-max-rewind", 1, 0, O_REWIND},
-	{"alc-low-ping-ms", 1, 0, O_LOW},
-	{"alc-high-ping-ms", 1, 0, O_HIGH},
-	{"alc-timeout-ms", 1, 0, O_TMO},
-	{"pose-tol", 1, 0, O_TOL},
-	{"entity", 1, 0, O_ENTITY},
-	{"server", 1, 0, O_SERVER},
-	{"reaction-s", 1, 0, O_REACT},
-	{"aim-err-deg", 1, 0, O_AIM},
-	{"fire-period-s", 1, 0, O_FIRE},
-	{"run-dir", 1, 0, O_RUNDIR},
-	{"host", 1, 0, O_HOST},
-	{"start-ns", 1, 0, O_START},
-	{"condition", 1, 0, O_COND},
-	{"rep", 1, 0, O_REP},
-	{0, 0, 0, 0},
-};
-
-static int num(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi))
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-static int addr_port(const char *s, uint16_t port, struct sockaddr_in *out)
-{
-	char host[64];
-	const char *colon = strrchr(s, ':');
-	double p = port;
-
-	if (strlen(s) >= sizeof(host))
-		return -EINVAL;
-	strcpy(host, s);
-	if (colon) {
-		host[colon - s] = '\0';
-		if (num(colon + 1, 1, 65535, &p))
-			return -EINVAL;
-	}
-	memset(out, 0, sizeof(*out));
-	out->sin_family = AF_INET;
-	out->sin_port = htons((uint16_t)p);
-	return inet_pton(AF_INET, host, &out->sin_addr) == 1 ? 0 : -EINVAL;
-}
-
-/* Options that set one double of struct fps_opts within a range. */
-static const struct {
-	int id;
-	double lo, hi;
-	size_t off;
-} reals[] = {
-	{O_DURATION, 0.1, 86400, offsetof(struct fps_opts, duration_s)},
-	{O_CAP, 0, 1e6, offsetof(struct fps_opts, lc.clc_rtt_cap_ms)},
-	{O_REWIND, 0, 1e6, offsetof(struct fps_opts, lc.clc_max_rewind)},
-	{O_LOW, 0, 1e6, offsetof(struct fps_opts, lc.alc_low_ping_ms)},
-	{O_HIGH, 0, 1e6, offsetof(struct fps_opts, lc.alc_high_ping_ms)},
-	{O_TMO, 0.001, 1e6, offsetof(struct fps_opts, lc.alc_timeout_ms)},
-	{O_TOL, 0, 1e6, offsetof(struct fps_opts, lc.pose_tol)},
-	{O_REACT, 0, 10, offsetof(struct fps_opts, cl.reaction_s)},
-	{O_AIM, 0, 90, offsetof(struct fps_opts, cl.aim_err_deg)},
-	{O_FIRE, 0.001, 60, offsetof(struct fps_opts, cl.fire_period_s)},
-};
-
-/* A range-checked double option; 1 if c is not one. */
-static int opt_real(struct fps_opts *o, int c, const char *a)
-{
-	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
-		if (reals[i].id == c)
-			return num(a, reals[i].lo, reals[i].hi,
-				   (double *)((char *)o + reals[i].off));
-	return 1;
-}
-
-/* The run context: 0, -EINVAL, or 1 if c is not one of these. */
-static int opt_run(struct fps_opts *o, int c, const char *a, int64_t now)
-{
-	double v;
-	char *end;
-	long long ms;
-
-	switch (c) {
-	case O_RUNDIR:
-		o->run.run_dir = a;
-		return 0;
-	case O_HOST:
-		o->run.host = a;
-		return 0;
-	case O_COND:
-		/* goes into a CSV field unquoted */
-		if (strpbrk(a, ",\"\n"))
-			return -EINVAL;
-		o->run.condition = a;
-		return 0;
-	case O_REP:
-		if (num(a, 0, 4294967295.0, &v))
-			return -EINVAL;
-		o->run.rep = (unsigned)v;
-		return 0;
-	case O_SEED:
-		if (num(a, 0, 1e18, &v))
-			return -EINVAL;
-		o->run.seed = (uint64_t)v;
-		return 0;
-	case O_START:
-		ms = strtoll(a + (a[0] == '+'), &end, 10);
-		if (*end || ms < 0)
-			return -EINVAL;
-		o->run.start_ns = a[0] == '+' ? now + ms * 1000000 : ms;
-		o->run.start_set = 1;
-		return 0;
-	}
-	return 1;
-}
-
-/* One option; 0 or -EINVAL. */
-static int opt(struct fps_opts *o, int c, const char *a, int64_t now)
-{
-	double v;
-	int rc = opt_real(o, c, a);
-
-	if (rc <= 0)
-		return rc;
-	rc = opt_run(o, c, a, now);
-	if (rc <= 0)
-		return rc;
-	switch (c) {
-	case O_MAP:
-		o->map = a;
-		return 0;
-	case O_BIND:
-		return inet_pton(AF_INET, a, &o->bind) == 1 ? 0 : -EINVAL;
-	case O_SERVER:
-		return addr_port(a, FPS_DEFAULT_PORT, &o->server);
-	case O_MODE:
-		return lc_mode_parse(a, &o->lc.mode);
-	case O_PING:
-		return lc_ping_parse(a, &o->lc.ping);
-	case O_INTERP:
-		rc = num(a, 0, 10000, &o->lc.interp_ms);
-		o->cl.interp_ms = o->lc.interp_ms;
-		return rc;
-	}
-	if (num(a, 0, 65535, &v))
-		return -EINVAL;
-	switch (c) {
-	case O_BOTS:
-		o->bots = (int)v;
-		return v >= 1 && v <= SIM_MAX_BOTS ? 0 : -EINVAL;
-	case O_PORT:
-		o->port = (uint16_t)v;
-		return v >= 1 ? 0 : -EINVAL;
-	case O_TICK:
-		o->lc.tick_hz = o->cl.tick_hz = (int)v;
-		return v >= 1 && v <= 1000 ? 0 : -EINVAL;
-	case O_ENTITY:
-		o->cl.entity = (uint32_t)v;
-		o->entity_set = 1;
-		return v < LC_MAX_PLAYERS ? 0 : -EINVAL;
-	}
-	return -EINVAL;
-}
-
+/* The options, the environment's run context and the agent's default
+ * start (one second from now). */
 static int parse(struct fps_opts *o, int server, int argc, char *argv[],
 		 int64_t now)
 {
 	char err[256];
-	int c;
 
-	memset(o, 0, sizeof(*o));
-	agent_opts_init(&o->run, SHELL_PLAYER,
-			server ? "fps-server" : "fps-client");
-	if (agent_opts_env(&o->run, now, err, sizeof(err))) {
+	fps_opts_init(o, server);
+	if (agent_opts_env(&o->run, now, err, sizeof(err)) ||
+	    fps_opts_parse(o, argc, argv, now, err, sizeof(err))) {
 		fprintf(stderr, "reckon-agent: %s\n", err);
-		return -EINVAL;
-	}
-	o->map = "dust";
-	o->bots = 6;
-	o->duration_s = 30;
-	o->port = FPS_DEFAULT_PORT;
-	lc_config_defaults(&o->lc);
-	o->lc.alc_timeout_ms = 0; /* unset: 2 x lowPing after parsing */
-	fps_client_defaults(&o->cl);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc + 1, argv - 1, "", longopts, NULL)) !=
-	       -1) {
-		if (opt(o, c, optarg ? optarg : "", now)) {
-			fprintf(stderr,
-				"reckon-agent: bad option or value '%s'\n",
-				(argv - 1)[optind - 1]);
-			return -EINVAL;
-		}
-	}
-	if (optind != argc + 1) {
-		fprintf(stderr, "reckon-agent: unexpected argument '%s'\n",
-			argv[optind - 1]);
-		return -EINVAL;
-	}
-	if (o->lc.alc_timeout_ms <= 0)
-		o->lc.alc_timeout_ms = 2 * o->lc.alc_low_ping_ms > 0
-					       ? 2 * o->lc.alc_low_ping_ms
-					       : 100;
-	if (!server && (!o->entity_set || !o->server.sin_family)) {
-		fprintf(stderr, "reckon-agent: fps-client needs --entity and "
-				"--server\n");
-		return -EINVAL;
-	}
-	if (!server && (int)o->cl.entity >= o->bots) {
-		fprintf(stderr, "reckon-agent: --entity %u but only %d bots\n",
-			o->cl.entity, o->bots);
 		return -EINVAL;
 	}
 	if (!o->run.start_set) {
@@ -340,23 +64,6 @@ static int parse(struct fps_opts *o, int server, int argc, char *argv[],
 		o->run.start_set = 1;
 	}
 	return 0;
-}
-
-static int load_map(const char *name, struct map *m)
-{
-	char path[PATH_MAX + 64], why[256] = "";
-	FILE *f = agent_map_open(name, path, sizeof(path));
-	int rc;
-
-	if (!f) {
-		fprintf(stderr, "reckon-agent: map '%s' not found\n", name);
-		return -ENOENT;
-	}
-	rc = map_read(f, m, why, sizeof(why));
-	fclose(f);
-	if (rc)
-		fprintf(stderr, "reckon-agent: %s: %s\n", path, why);
-	return rc;
 }
 
 static int64_t rel_now(const struct fps_host *h)
@@ -559,25 +266,6 @@ static void teardown(struct fps_host *h)
 	fps_client_free(h->cl);
 }
 
-static int gen_trace(const struct fps_opts *o, const struct map *m,
-		     struct trace *t)
-{
-	struct sim_config c;
-	struct trace_events ev;
-	int rc;
-
-	sim_config_defaults(&c);
-	c.seed = o->run.seed;
-	c.nbots = o->bots;
-	c.duration_s = o->duration_s + 1;
-	c.tick_hz = o->cl.tick_hz;
-	trace_init(t);
-	trace_events_init(&ev);
-	rc = sim_run(m, &c, t, &ev);
-	trace_events_free(&ev);
-	return rc;
-}
-
 static int run(int server, int argc, char *argv[])
 {
 	static struct fps_opts o;
@@ -589,18 +277,20 @@ static int run(int server, int argc, char *argv[])
 
 	if (parse(&o, server, argc, argv, shell_now_ns())) {
 		fprintf(stderr, "usage: reckon-agent %s [options]\n%s",
-			server ? "fps-server" : "fps-client", usage_text);
+			server ? "fps-server" : "fps-client", fps_usage_text);
 		return 2;
 	}
-	if (load_map(o.map, &m))
+	if (fps_map_load(o.map, &m, why, sizeof(why))) {
+		fprintf(stderr, "reckon-agent: %s\n", why);
 		return 1;
+	}
 	trace_init(&tr);
 	if (server) {
 		struct fps_server_cfg c = {&m, o.lc, o.duration_s, 1};
 
 		err = fps_server_new(&c, &h.srv, why, sizeof(why));
 	} else {
-		err = gen_trace(&o, &m, &tr);
+		err = fps_trace_make(&o, &m, &tr);
 		o.cl.m = &m;
 		o.cl.tr = &tr;
 		o.cl.duration_s = o.duration_s;
