@@ -9,8 +9,8 @@
  * hit-registration accuracy (registered among the shooters' screen
  * hits), the mean hit-result delay (a shot's arrival at the server to
  * the result sent to its shooter, which ALC delays by the victim's
- * reply; weighted by registered hits;
- * p50/p95 the mean of the servers'), and the ALC appeal outcomes
+ * reply; weighted by registered hits; p50/p95 the mean of the
+ * servers'), and the ALC appeal outcomes
  * (denials, incorrect denials, overrules, timeouts) as counts per
  * repetition. A figure whose basis is empty in a repetition (no hit on a
  * high-ping victim) has no value there. Across repetitions each figure
