@@ -312,7 +312,11 @@ static int fire(struct fps_client *cl, int64_t now, const struct fps_state *w,
 	return tx(cl, len, emit, arg);
 }
 
-static int combat(struct fps_client *cl, int64_t now,
+/* One tick's fight: render the world at now, pick a target and fire.
+ * The reaction time and the rate of fire count in ticks (tick_t is the
+ * tick's nominal time, as a fixed-timestep game simulation does), so a
+ * host that wakes late shoots at the same ticks as one that does not. */
+static int combat(struct fps_client *cl, int64_t now, int64_t tick_t,
 		  const struct fps_state *me, role_emit_fn emit, void *arg)
 {
 	struct fps_state w[LC_MAX_PLAYERS];
@@ -326,12 +330,13 @@ static int combat(struct fps_client *cl, int64_t now,
 	}
 	t = pick_target(cl, w, alive, n);
 	if (t != cl->target)
-		cl->seen_since = now;
+		cl->seen_since = tick_t;
 	cl->target = t;
-	if (t < 0 || now - cl->seen_since < (int64_t)(cl->c.reaction_s * 1e9) ||
-	    now < cl->next_fire)
+	if (t < 0 ||
+	    tick_t - cl->seen_since < (int64_t)(cl->c.reaction_s * 1e9) ||
+	    tick_t < cl->next_fire)
 		return 0;
-	cl->next_fire = now + (int64_t)(cl->c.fire_period_s * 1e9);
+	cl->next_fire = tick_t + (int64_t)(cl->c.fire_period_s * 1e9);
 	return fire(cl, now, w, alive, n, emit, arg);
 }
 
@@ -363,7 +368,7 @@ int fps_client_advance(struct fps_client *cl, int64_t now_ns, role_emit_fn emit,
 		int rc = send_state(cl, now_ns, &me, emit, arg);
 
 		if (!rc)
-			rc = combat(cl, now_ns, &me, emit, arg);
+			rc = combat(cl, now_ns, t, &me, emit, arg);
 		if (rc)
 			return rc;
 		cl->st.ticks++;

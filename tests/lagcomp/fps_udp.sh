@@ -4,7 +4,12 @@
 # a port chosen free), the server in ALC mode. Checks that the server
 # wrote lagcomp-srv.csv and shots-srv.csv with one row per shot, that the
 # clients fired and the server judged and registered hits, that every
-# client's datagrams were accepted (none refused), and that a client's
+# client's datagrams were accepted (none refused), that the server judged
+# every shot a client fired but at most the one of its last tick (the
+# server ends at its last tick, which has the same nominal time as the
+# clients' last; a shot fired then races the server's end, while any
+# earlier shot leaves at least one tick, 16.7 ms, before it on a
+# loopback path of microseconds), and that a client's
 # count of hits confirmed to it matches the server's registered hits by
 # that shooter. No timing is asserted; only loopback traffic.
 #
@@ -75,7 +80,7 @@ for e in 0 1 2 3; do
 	sent=$(sed -n 's/.* shots=\([0-9]*\).*/\1/p' "$tmp/c$e.out")
 	judged=$(awk -F, -v e="$e" 'NR > 1 && $3 == e' "$tmp/shots-srv.csv" |
 		wc -l)
-	if [ "$sent" -ne "$judged" ]; then
+	if [ "$judged" -gt "$sent" ] || [ "$judged" -lt $((sent - 1)) ]; then
 		echo "FAIL: client $e sent $sent shots, server judged $judged"
 		exit 1
 	fi
