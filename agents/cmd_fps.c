@@ -43,6 +43,9 @@ struct fps_host {
 	uint8_t known[LC_MAX_PLAYERS];
 	uint64_t send_errors;
 	int status;
+	int64_t due;	/* relative time the timer was armed for */
+	int64_t *late;	/* each wake-up's lateness, ns */
+	size_t nlate, late_cap;
 	uint8_t buf[2048];
 };
 
@@ -91,6 +94,43 @@ static int emit(void *arg, const struct role_dgram *d)
 	return 0;
 }
 
+static void note_lateness(struct fps_host *h, int64_t now)
+{
+	if (h->nlate == h->late_cap) {
+		size_t cap = h->late_cap ? 2 * h->late_cap : 4096;
+		int64_t *l = realloc(h->late, cap * sizeof(*l));
+
+		if (!l)
+			return; /* a measurement only: skip the sample */
+		h->late = l;
+		h->late_cap = cap;
+	}
+	h->late[h->nlate++] = now - h->due;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The timer's lateness (wake-up - due time): nearest-rank p50, p99, max. */
+static void print_lateness(struct fps_host *h)
+{
+	size_t n = h->nlate;
+
+	if (!n)
+		return;
+	qsort(h->late, n, sizeof(*h->late), cmp_i64);
+	fprintf(stderr,
+		"reckon-agent %s: timer lateness p50 %.0f us p99 %.0f us max "
+		"%.0f us over %zu wake-ups\n",
+		h->o->run.host, (double)h->late[(n - 1) / 2] / 1e3,
+		(double)h->late[(size_t)((double)(n - 1) * 0.99)] / 1e3,
+		(double)h->late[n - 1] / 1e3, n);
+}
+
 static void finish(struct fps_host *h)
 {
 	struct fps_opts *o = h->o;
@@ -133,6 +173,7 @@ static void finish(struct fps_host *h)
 	if (h->send_errors)
 		fprintf(stderr, "reckon-agent %s: %" PRIu64 " sends failed\n",
 			o->run.host, h->send_errors);
+	print_lateness(h);
 	event_base_loopbreak(h->base);
 }
 
@@ -141,6 +182,7 @@ static void arm(struct fps_host *h, int64_t rel)
 	int64_t d = rel - rel_now(h);
 	struct timeval tv;
 
+	h->due = rel;
 	if (d < 0)
 		d = 0;
 	tv.tv_sec = (time_t)(d / 1000000000);
@@ -156,6 +198,7 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	note_lateness(h, now);
 	if (h->srv) {
 		err = fps_server_advance(h->srv, now, emit, h);
 		next = fps_server_next(h->srv);
@@ -264,6 +307,7 @@ static void teardown(struct fps_host *h)
 		close(h->fd);
 	fps_server_free(h->srv);
 	fps_client_free(h->cl);
+	free(h->late);
 }
 
 static int run(int server, int argc, char *argv[])
