@@ -9,9 +9,10 @@
 #     clients the median p50, the largest p99 and the largest max;
 #   - reckond's CPU time (user + system, /proc/PID/stat; the bridge runs
 #     in it) per frame the bridge took in, frames from counters.csv;
-#   - frames dropped: by the links' queue limits (drop_limit), and
-#     snapshots lost end to end (sent by the server - received by the
-#     clients, which also counts those in flight at the end);
+#   - frames dropped: by the links' queue limits (drop_limit), the
+#     server's failed sends (its socket buffer full), and snapshots lost
+#     end to end (sent by the server - received by the clients, which
+#     also counts those in flight at the end);
 #   - `reckond sim`'s progress line for the same file (speed over real
 #     time).
 # Prints; asserts nothing.
@@ -72,7 +73,9 @@ awk -F, -v cpu="$cpu" -v tck="$tck" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] =
 		in_, cpu / tck, in_ ? cpu / tck / in_ * 1e6 : 0, lim }' "$dir/counters.csv"
 sent=$(sed -n 's/.* \([0-9]*\) sent$/\1/p' "$dir/hosts/srv.log")
 got=$(sed -n 's/.* snapshots=\([0-9]*\).*/\1/p' "$dir"/hosts/c*.log | awk '{ s += $1 } END { print s + 0 }')
-echo "  snapshots: server sent ${sent:-?}, clients received $got (lost or in flight: $(( ${sent:-0} - got )))"
+failed=$(sed -n 's/.*: \([0-9]*\) sends failed$/\1/p' "$dir/hosts/srv.log")
+echo "  snapshots: server sent ${sent:-?} (sendto failed ${failed:-0} times)," \
+	"clients received $got (lost or in flight: $(( ${sent:-0} - got )))"
 mkdir -p "$tmp/sim"
 echo "simulated, the same file:"
 (cd "$tmp/sim" && "$build/daemon/reckond" sim "$tmp/m.ini" 2>&1 | grep ': rep ')
