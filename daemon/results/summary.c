@@ -476,7 +476,8 @@ static int write_csv(const char *dir, const struct row_out *rows, size_t n,
 	fputs("predictor,params,condition,repetitions", f);
 	for (int k = 0; k < F_N; k++)
 		fprintf(f, ",%s,%s_ci95", fig_name[k], fig_name[k]);
-	lc_sum_csv_header(f);
+	if (lc_sum_files(lc))
+		lc_sum_csv_header(f);
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%s,%s,%s,%zu", rows[i].g->predictor,
@@ -485,7 +486,8 @@ static int write_csv(const char *dir, const struct row_out *rows, size_t n,
 			csv_num(f, rows[i].mean[k]);
 			csv_num(f, rows[i].half[k]);
 		}
-		lc_sum_csv_blank(f);
+		if (lc_sum_files(lc))
+			lc_sum_csv_blank(f);
 		fputc('\n', f);
 	}
 	lc_sum_csv_rows(lc, f, F_N);

@@ -24,9 +24,11 @@ unsigned long lc_sum_malformed(const struct lc_sum *s);
 /* Means and 95% intervals of every group; 0 or -ENOMEM. */
 int lc_sum_finish(struct lc_sum *s);
 
-/* summary.csv: the header's lag-compensation columns (each leading
- * comma included), a predictor row's empty cells for them, and the
- * lag-compensation rows, each with npred empty predictor cells. */
+/* summary.csv, when lag-compensation files were read (a run without
+ * them keeps the predictor columns alone): the header's
+ * lag-compensation columns (each leading comma included), a predictor
+ * row's empty cells for them, and the lag-compensation rows, each with
+ * npred empty predictor cells. */
 void lc_sum_csv_header(FILE *f);
 void lc_sum_csv_blank(FILE *f);
 void lc_sum_csv_rows(const struct lc_sum *s, FILE *f, unsigned npred);
