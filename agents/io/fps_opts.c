@@ -242,8 +242,8 @@ static int opt(struct fps_opts *o, int c, const char *a, int64_t now)
 	return -EINVAL;
 }
 
-__attribute__((format(printf, 3, 4))) static int
-say(char *err, size_t errlen, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int say(char *err, size_t errlen,
+						     const char *fmt, ...)
 {
 	va_list ap;
 
@@ -338,4 +338,3 @@ int fps_trace_make(const struct fps_opts *o, const struct map *m,
 	trace_events_free(&ev);
 	return rc;
 }
-

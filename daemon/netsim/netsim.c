@@ -323,7 +323,7 @@ static int setup(struct sim *s)
 			rc = sim_fps_start(h, s->games, &first, err,
 					   sizeof(err));
 		} else if (h->o.role != SHELL_RELAY &&
-		    (tr = truth_for(s, h, err, sizeof(err))) == NULL) {
+			   (tr = truth_for(s, h, err, sizeof(err))) == NULL) {
 			log_warnx("simulator: host %s: %s", h->sh->name, err);
 			return -EINVAL;
 		} else {

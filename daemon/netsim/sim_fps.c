@@ -86,8 +86,8 @@ int sim_fps_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 	f->o.run.seed = seed;
 	f->o.run.seed_set = 1;
 	f->o.run.rep = rep;
-	rc = fps_opts_parse(&f->o, h->words.argc - 1, h->words.argv + 1, 0,
-			    err, errlen);
+	rc = fps_opts_parse(&f->o, h->words.argc - 1, h->words.argv + 1, 0, err,
+			    errlen);
 	if (rc)
 		return rc;
 	if (f->o.run.start_set && !f->o.run.start_relative) {
@@ -96,9 +96,10 @@ int sim_fps_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 			 "cannot be simulated; use --start-ns +MS");
 		return -ENOTSUP;
 	}
-	h->t0 = f->o.run.start_set ? f->o.run.start_ns
-				   : START_BASE_NS + START_PER_HOST_NS *
-							     (int64_t)sc->nhosts;
+	h->t0 = f->o.run.start_set
+			? f->o.run.start_ns
+			: START_BASE_NS +
+				  START_PER_HOST_NS * (int64_t)sc->nhosts;
 	return 0;
 }
 
@@ -146,9 +147,9 @@ static int same_game(const struct sim_fps_game *g, const struct fps_opts *o,
 		     int trace)
 {
 	return !strcmp(g->map, o->map) && g->has_trace == trace &&
-	       (!trace || (g->bots == o->bots && g->tick_hz == o->cl.tick_hz &&
-			   g->duration_s == o->duration_s &&
-			   g->seed == o->run.seed));
+	       (!trace ||
+		(g->bots == o->bots && g->tick_hz == o->cl.tick_hz &&
+		 g->duration_s == o->duration_s && g->seed == o->run.seed));
 }
 
 /* The game of o: the map, and for a client the bot world's trace. */
@@ -188,8 +189,8 @@ static int game_for(struct sim_fps_games *gs, const struct fps_opts *o,
 	return 0;
 }
 
-int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs,
-		  int64_t *first, char *err, size_t errlen)
+int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs, int64_t *first,
+		  char *err, size_t errlen)
 {
 	struct sim_fps *f = h->fps;
 	struct sim_fps_game *g;
@@ -236,8 +237,8 @@ int sim_fps_route(const struct sim_host *h, const struct role_dgram *d,
 	return 0;
 }
 
-int sim_fps_wake(struct sim_host *h, int64_t now, role_emit_fn emit,
-		 void *arg, int64_t *next)
+int sim_fps_wake(struct sim_host *h, int64_t now, role_emit_fn emit, void *arg,
+		 int64_t *next)
 {
 	struct sim_fps *f = h->fps;
 	int64_t rel = now - h->t0, nx;
@@ -265,9 +266,8 @@ int sim_fps_wake(struct sim_host *h, int64_t now, role_emit_fn emit,
 	return 0;
 }
 
-int sim_fps_recv(struct sim_host *h, unsigned src, uint16_t dport,
-		 int64_t now, const uint8_t *buf, size_t len,
-		 role_emit_fn emit, void *arg)
+int sim_fps_recv(struct sim_host *h, unsigned src, uint16_t dport, int64_t now,
+		 const uint8_t *buf, size_t len, role_emit_fn emit, void *arg)
 {
 	struct sim_fps *f = h->fps;
 	int who = -1, rc;
@@ -278,8 +278,7 @@ int sim_fps_recv(struct sim_host *h, unsigned src, uint16_t dport,
 	}
 	h->rx++;
 	if (f->cl)
-		return fps_client_recv(f->cl, now - h->t0, buf, len, emit,
-				       arg);
+		return fps_client_recv(f->cl, now - h->t0, buf, len, emit, arg);
 	rc = fps_server_recv(f->srv, now - h->t0, buf, len, &who, emit, arg);
 	/* the sender's address, learnt after the datagram is handled, as
 	 * cmd_fps.c's on_read does with recvfrom's */
@@ -300,9 +299,9 @@ static void client_note(struct sim_host *h)
 		 " snapshots=%" PRIu64,
 		 h->sh->name, h->fps->o.cl.entity, st.shots, st.screen_hits,
 		 st.hits_confirmed,
-		 st.hits_confirmed ? st.confirm_delay_sum_ms /
-					     (double)st.hits_confirmed
-				   : 0.0,
+		 st.hits_confirmed
+			 ? st.confirm_delay_sum_ms / (double)st.hits_confirmed
+			 : 0.0,
 		 st.hits_taken, st.sbc_seen, st.rx_snap);
 }
 

@@ -56,12 +56,17 @@ enum lcol {
 };
 
 static const char *const lcol_name[L_N] = {
-	"mode",		   "ping",	  "tick_hz",	 "interp_ms",
-	"low_ping_ms",	   "condition",	  "shots",	 "screen_hits",
-	"registered",	   "registered_screen", "hits_low", "hits_high",
-	"sbc_low",	   "sbc_high",	  "provisional", "denials",
-	"incorrect",	   "overruled",	  "timeouts",	 "delay_mean_ms",
-	"delay_p50_ms",	   "delay_p95_ms",
+	"mode",		"ping",
+	"tick_hz",	"interp_ms",
+	"low_ping_ms",	"condition",
+	"shots",	"screen_hits",
+	"registered",	"registered_screen",
+	"hits_low",	"hits_high",
+	"sbc_low",	"sbc_high",
+	"provisional",	"denials",
+	"incorrect",	"overruled",
+	"timeouts",	"delay_mean_ms",
+	"delay_p50_ms", "delay_p95_ms",
 };
 
 /* Figures written, in this order, each with its _ci95. */
@@ -87,12 +92,23 @@ enum lfig {
 };
 
 static const char *const gfig_name[G_N] = {
-	"lc_shots",	    "lc_registered",	"lc_reg_accuracy",
-	"lc_hits_low",	    "lc_hits_high",	"lc_sbc_low",
-	"lc_sbc_high",	    "lc_sbc100_low",	"lc_sbc100_high",
-	"lc_provisional",   "lc_denials",	"lc_incorrect_denials",
-	"lc_overruled",	    "lc_timeouts",	"lc_result_delay_ms",
-	"lc_result_delay_p50_ms", "lc_result_delay_p95_ms",
+	"lc_shots",
+	"lc_registered",
+	"lc_reg_accuracy",
+	"lc_hits_low",
+	"lc_hits_high",
+	"lc_sbc_low",
+	"lc_sbc_high",
+	"lc_sbc100_low",
+	"lc_sbc100_high",
+	"lc_provisional",
+	"lc_denials",
+	"lc_incorrect_denials",
+	"lc_overruled",
+	"lc_timeouts",
+	"lc_result_delay_ms",
+	"lc_result_delay_p50_ms",
+	"lc_result_delay_p95_ms",
 };
 
 #define LC_FIELDS 64
@@ -210,7 +226,8 @@ static void add_row(struct lc_sum *s, char **f, const int *ci, unsigned rep)
 			s->malformed++;
 			return;
 		}
-	if ((g = group_for(s, f, ci)) == NULL || (r = rep_for(g, rep)) == NULL) {
+	if ((g = group_for(s, f, ci)) == NULL ||
+	    (r = rep_for(g, rep)) == NULL) {
 		s->malformed++;
 		return;
 	}

@@ -26,9 +26,9 @@
 	"delay_p95_ms,rewind_mean,duration_s\n"
 
 /* One server row: counts that matter here, the rest zero. */
-static void put(const char *dir, const char *host, const char *mode,
-		int screen, int regscr, int reg, int hlow, int hhigh, int slow,
-		int shigh, double dmean, const char *extra)
+static void put(const char *dir, const char *host, const char *mode, int screen,
+		int regscr, int reg, int hlow, int hhigh, int slow, int shigh,
+		double dmean, const char *extra)
 {
 	char path[512];
 	FILE *f;
@@ -80,7 +80,8 @@ static double cell(const char *csv, const char *key, const char *name)
 		if (strncmp(line, key, strlen(key)))
 			continue;
 		for (int i = 0; i < want; i++)
-			line += strcspn(line, ",") + (line[strcspn(line, ",")] != 0);
+			line += strcspn(line, ",") +
+				(line[strcspn(line, ",")] != 0);
 		v = *line && *line != ',' ? strtod(line, NULL) : NAN;
 	}
 	free(copy);
@@ -114,14 +115,16 @@ Test(summary_lc, pools_servers_and_gives_cis)
 	cr_assert_float_eq(cell(csv, "lagcomp-tlc,", "lc_sbc100_low_ci95"),
 			   t2 * 2 / sqrt(3), 1e-5);
 	/* 5 of 100 high-ping hits in every repetition: CI 0 */
-	cr_assert_float_eq(cell(csv, "lagcomp-tlc,", "lc_sbc100_high"), 5, 1e-9);
+	cr_assert_float_eq(cell(csv, "lagcomp-tlc,", "lc_sbc100_high"), 5,
+			   1e-9);
 	cr_assert_float_eq(cell(csv, "lagcomp-tlc,", "lc_sbc100_high_ci95"), 0,
 			   1e-12);
 	/* accuracy from pooled counts: (40 + 45) / (50 + 50) */
 	cr_assert_float_eq(cell(csv, "lagcomp-tlc,", "lc_reg_accuracy"), 0.85,
 			   1e-9);
 	/* ALC high: 5 per 100 in reps 1 and 3, none in 2: n = 2, CI 0 */
-	cr_assert_float_eq(cell(csv, "lagcomp-alc,", "lc_sbc100_high"), 5, 1e-9);
+	cr_assert_float_eq(cell(csv, "lagcomp-alc,", "lc_sbc100_high"), 5,
+			   1e-9);
 	/* delay mean 4r ms: mean 8, half t(2) * 4 / sqrt 3 */
 	cr_assert_float_eq(cell(csv, "lagcomp-alc,", "lc_result_delay_ms"), 8,
 			   1e-9);
