@@ -134,9 +134,9 @@ void sim_net_counters(const struct sim_net *n, unsigned src, unsigned dst,
  * sim_host.c: one scenario host in the simulator, the virtual-time twin
  * of agents/shell.c. It reads the host's args with the agent's own option
  * parser (agents/io/agent_opts.c), builds the same role machine
- * (agents/role: player, observer or relay), wakes it when it asks, hands
- * it the datagrams that arrive, and at its end writes the same metrics
- * files through agents/io/metrics_io.c. Times passed in are absolute
+ * (agents/role: player, observer or relay; fps roles: sim_fps.c below),
+ * wakes it when it asks, hands it the datagrams that arrive, and at its
+ * end writes the same metrics files through agents/io/metrics_io.c. Times passed in are absolute
  * virtual ns since the repetition started; the machine sees them relative
  * to its t0, which is the emulator's common start (0.5 s + 25 ms per host)
  * unless --start-ns +MS says otherwise.
