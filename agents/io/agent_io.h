@@ -121,6 +121,13 @@ int agent_map_load(const char *name, struct map *out, char *err, size_t errlen);
  * bots' pickup radius in agents/world/sim.c. */
 #define AGENT_PICKUP_R 40.0
 
+/* The write-then-rename steps of the metrics writers: open
+ * RUN_DIR/WHAT-HOST.csv's temporary file, and flush, sync and rename it
+ * into place (unlinking it on failure). 0 or -errno. */
+int open_tmp(const struct shell_opts *o, const char *what, char *path,
+	     size_t plen, char *tmp, size_t tlen, FILE **f);
+int close_rename(FILE *f, const char *tmp, const char *path);
+
 /* Check o's entities against tr and expand --player-index/--players into
  * the entity list. 0; -ENOENT (an --entities id has no path) or -ERANGE
  * (an entity does not fit a DIS entity number) with the reason in err.

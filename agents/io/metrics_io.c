@@ -26,8 +26,8 @@
 	"err_p95,err_max,over_s,update_bytes,send_errors,duration_s,"          \
 	"stale_model\n"
 
-static int open_tmp(const struct shell_opts *o, const char *what, char *path,
-		    size_t plen, char *tmp, size_t tlen, FILE **f)
+int open_tmp(const struct shell_opts *o, const char *what, char *path,
+	     size_t plen, char *tmp, size_t tlen, FILE **f)
 {
 	int n = snprintf(path, plen, "%s/%s-%s.csv", o->run_dir, what, o->host);
 
@@ -40,7 +40,7 @@ static int open_tmp(const struct shell_opts *o, const char *what, char *path,
 	return *f ? 0 : -errno;
 }
 
-static int close_rename(FILE *f, const char *tmp, const char *path)
+int close_rename(FILE *f, const char *tmp, const char *path)
 {
 	int bad = ferror(f);
 

@@ -52,6 +52,7 @@ struct sim {
 	int64_t *link_armed; /* n * n: time of the live link event */
 	struct truth_slot *truth;
 	unsigned ntruth;
+	struct sim_fps_games *games; /* maps and bot games of fps hosts */
 	int64_t now;
 	FILE *changes;
 	struct sim_stats st;
@@ -74,11 +75,19 @@ static int emit(void *arg, const struct role_dgram *d)
 {
 	struct sim *s = arg;
 	const struct sim_host *h = &s->h[s->cur];
-	int dst = s->dest_host[s->cur * SHELL_MAX_DEST + d->dest];
-	uint16_t port =
-		(uint16_t)(ntohs(h->o.dest[d->dest].sin_port) + d->lane);
+	int dst;
+	uint16_t port;
 	int64_t next;
 	int err;
+
+	if (h->fps) {
+		err = sim_fps_route(h, d, &dst, &port);
+		if (err)
+			return err;
+	} else {
+		dst = s->dest_host[s->cur * SHELL_MAX_DEST + d->dest];
+		port = (uint16_t)(ntohs(h->o.dest[d->dest].sin_port) + d->lane);
+	}
 
 	if (dst < 0) {
 		s->unroutable++; /* no host has that address: ARP fails */
@@ -113,6 +122,11 @@ static int deliver(struct sim *s, const struct sim_dgram *d)
 	if (d->corrupted && !corrupt_survives(d)) {
 		s->corrupt_dropped++;
 		return 0;
+	}
+	if (h->fps) {
+		s->cur = d->dst;
+		return sim_fps_recv(h, d->src, d->dport, s->now, d->data,
+				    d->len, emit, s);
 	}
 	if (d->dport < h->o.port) {
 		h->rx_dropped++;
@@ -163,7 +177,8 @@ static int on_wake(struct sim *s, unsigned i)
 	int err;
 
 	s->cur = i;
-	err = sim_host_wake(h, s->now, emit, s, &next);
+	err = h->fps ? sim_fps_wake(h, s->now, emit, s, &next)
+		     : sim_host_wake(h, s->now, emit, s, &next);
 	if (err) {
 		log_warnx("simulator: host %s: %s", h->sh->name,
 			  strerror(-err));
@@ -235,10 +250,24 @@ static const struct role_truth *truth_for(struct sim *s, struct sim_host *h,
 	return &t->tr;
 }
 
+/* An fps-client sends to the host with its --server address. */
+static void resolve_fps(struct sim *s, unsigned i)
+{
+	uint32_t a = sim_fps_server_addr(&s->h[i]);
+
+	for (unsigned j = 0; a && j < s->n; j++)
+		if (s->h[j].addr == a)
+			sim_fps_set_server(&s->h[i], (int)j);
+}
+
 static void resolve_dests(struct sim *s, unsigned i)
 {
 	const struct shell_opts *o = &s->h[i].o;
 
+	if (s->h[i].fps) {
+		resolve_fps(s, i);
+		return;
+	}
 	for (unsigned d = 0; d < SHELL_MAX_DEST; d++) {
 		int *slot = &s->dest_host[i * SHELL_MAX_DEST + d];
 
@@ -262,7 +291,7 @@ static int setup(struct sim *s)
 	s->link_armed = calloc((size_t)s->n * s->n, sizeof(*s->link_armed));
 	s->truth = calloc(s->n, sizeof(*s->truth));
 	if (!s->h || !s->dest_host || !s->link_gen || !s->link_armed ||
-	    !s->truth)
+	    !s->truth || sim_fps_games_new(s->n, &s->games))
 		return -ENOMEM;
 	for (size_t k = 0; k < (size_t)s->n * s->n; k++)
 		s->link_armed[k] = INT64_MAX;
@@ -290,12 +319,16 @@ static int setup(struct sim *s)
 		int64_t first;
 
 		resolve_dests(s, i);
-		if (h->o.role != SHELL_RELAY &&
-		    (tr = truth_for(s, h, err, sizeof(err))) == NULL) {
+		if (h->fps) {
+			rc = sim_fps_start(h, s->games, &first, err,
+					   sizeof(err));
+		} else if (h->o.role != SHELL_RELAY &&
+			   (tr = truth_for(s, h, err, sizeof(err))) == NULL) {
 			log_warnx("simulator: host %s: %s", h->sh->name, err);
 			return -EINVAL;
+		} else {
+			rc = sim_host_start(h, tr, &first, err, sizeof(err));
 		}
-		rc = sim_host_start(h, tr, &first, err, sizeof(err));
 		if (rc) {
 			log_warnx("simulator: host %s: %s", h->sh->name, err);
 			return rc;
@@ -337,6 +370,8 @@ static void write_host_logs(struct sim *s)
 				     : "ended on its own");
 		if (h->warn[0])
 			fprintf(f, "warning: %s\n", h->warn);
+		if (h->note[0])
+			fprintf(f, "%s\n", h->note);
 		fclose(f);
 	}
 }
@@ -383,6 +418,7 @@ static void sim_free(struct sim *s)
 		sim_host_free(&s->h[i]);
 	for (unsigned k = 0; k < s->ntruth; k++)
 		role_truth_free(&s->truth[k].tr);
+	sim_fps_games_free(s->games);
 	sim_net_free(s->net);
 	sim_queue_free(&s->q);
 	if (s->changes)

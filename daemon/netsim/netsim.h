@@ -1,8 +1,8 @@
 /*
  * netsim.h: the simulator host. It runs the same pure state machines as the
- * emulator (agents/role player, observer, relay; the netem engine for every
- * directed link) in virtual time, in one process, with a discrete-event
- * queue and no sockets. The same scenario file works in both modes; a
+ * emulator (agents/role player, observer, relay, fps-server, fps-client;
+ * the netem engine for every directed link) in virtual time, in one
+ * process, with a discrete-event queue and no sockets. The same scenario file works in both modes; a
  * simulated repetition writes the same metrics files into its run
  * directory that the emulated agents write, so summary_write() aggregates
  * either.
@@ -36,7 +36,8 @@ int sim_scenario(const struct scenario *sc, const struct run_opts *o,
 		 char *rundir, size_t rundir_len);
 
 /* Whether every host of sc can be simulated (a reckon-agent role among
- * player, observer and relay, args the agent accepts): 0, or -ENOTSUP /
+ * player, observer, relay, fps-server and fps-client, args the agent
+ * accepts): 0, or -ENOTSUP /
  * -EINVAL with "host NAME: reason" in err. Reads no trace. */
 int sim_check(const struct scenario *sc, char *err, size_t errlen);
 

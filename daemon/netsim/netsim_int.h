@@ -13,6 +13,7 @@
 #include "netem.h"
 #include "scenario.h"
 #include "agent_io.h"
+#include "fps_opts.h"
 #include "role/observer.h"
 #include "role/player.h"
 #include "role/relay.h"
@@ -133,9 +134,9 @@ void sim_net_counters(const struct sim_net *n, unsigned src, unsigned dst,
  * sim_host.c: one scenario host in the simulator, the virtual-time twin
  * of agents/shell.c. It reads the host's args with the agent's own option
  * parser (agents/io/agent_opts.c), builds the same role machine
- * (agents/role: player, observer or relay), wakes it when it asks, hands
- * it the datagrams that arrive, and at its end writes the same metrics
- * files through agents/io/metrics_io.c. Times passed in are absolute
+ * (agents/role: player, observer or relay; fps roles: sim_fps.c below),
+ * wakes it when it asks, hands it the datagrams that arrive, and at its
+ * end writes the same metrics files through agents/io/metrics_io.c. Times passed in are absolute
  * virtual ns since the repetition started; the machine sees them relative
  * to its t0, which is the emulator's common start (0.5 s + 25 ms per host)
  * unless --start-ns +MS says otherwise.
@@ -157,7 +158,9 @@ struct sim_host {
 	int status;   /* 0, or 1 when writing the metrics failed */
 	uint64_t gen; /* wake-up generation (stale events are skipped) */
 	uint64_t wakeups, rx, rx_dropped;
+	struct sim_fps *fps; /* fps-server / fps-client (sim_fps.c) */
 	char warn[256];
+	char note[320]; /* what the agent would print at its end */
 };
 
 /* Parse host i of sc for repetition rep (seed) writing into run_dir (the
@@ -193,5 +196,39 @@ int sim_host_recv(struct sim_host *h, uint16_t lane, int64_t now,
 int sim_host_finish(struct sim_host *h, int64_t now, int stopped);
 
 void sim_host_free(struct sim_host *h);
+
+/*
+ * sim_fps.c: the lag-compensation roles fps-server and fps-client in the
+ * simulator (the twin of agents/cmd_fps.c). sim_host_init hands such a
+ * host to sim_fps_init; netsim.c starts, wakes, routes, delivers to and
+ * finishes it through these, and sim_host_free frees it. Times are
+ * absolute virtual ns, as for the other hosts.
+ */
+struct sim_fps;
+struct sim_fps_games; /* the maps and bot games of a repetition */
+
+/* 0 and *server for "fps-server"/"fps-client", -ENOENT for other roles. */
+int sim_fps_role(const char *role, int *server);
+int sim_fps_init(struct sim_host *h, const struct scenario *sc, unsigned i,
+		 uint64_t seed, unsigned rep, const char *run_dir, char *err,
+		 size_t errlen);
+/* A client's --server address (host byte order), 0 for the server. */
+uint32_t sim_fps_server_addr(const struct sim_host *h);
+void sim_fps_set_server(struct sim_host *h, int host);
+int sim_fps_games_new(unsigned cap, struct sim_fps_games **out);
+void sim_fps_games_free(struct sim_fps_games *g);
+int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs,
+		  int64_t *first, char *err, size_t errlen);
+/* Where a datagram the host emits goes: 0 with *dst (a host index, -1
+ * for no host) and *port, or ROLE_EMIT_FAILED (no such peer yet). */
+int sim_fps_route(const struct sim_host *h, const struct role_dgram *d,
+		  int *dst, uint16_t *port);
+int sim_fps_wake(struct sim_host *h, int64_t now, role_emit_fn emit,
+		 void *arg, int64_t *next);
+int sim_fps_recv(struct sim_host *h, unsigned src, uint16_t dport,
+		 int64_t now, const uint8_t *buf, size_t len,
+		 role_emit_fn emit, void *arg);
+int sim_fps_finish(struct sim_host *h, int64_t now, int stopped);
+void sim_fps_free(struct sim_host *h);
 
 #endif

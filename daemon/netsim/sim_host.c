@@ -26,7 +26,7 @@ int sim_host_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 	const struct sc_host *sh = &sc->hosts[i];
 	enum shell_role role;
 	struct in_addr a;
-	int rc;
+	int rc, server;
 
 	memset(h, 0, sizeof(*h));
 	h->sh = sh;
@@ -34,14 +34,23 @@ int sim_host_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 		snprintf(err, errlen,
 			 "runs a command (exec = ...), which cannot be "
 			 "simulated: the simulator hosts the reckon-agent "
-			 "roles player, observer and relay only; use mode = "
+			 "roles only; use mode = "
 			 "emulate");
 		return -ENOTSUP;
+	}
+	if (inet_pton(AF_INET, sh->addr, &a) == 1 &&
+	    sim_fps_role(sh->role, &server) == 0) {
+		h->addr = ntohl(a.s_addr);
+		rc = sim_fps_init(h, sc, i, seed, rep, run_dir, err, errlen);
+		if (rc)
+			sim_host_free(h);
+		return rc;
 	}
 	if (agent_role_parse(sh->role, &role)) {
 		snprintf(err, errlen,
 			 "role '%s' cannot be simulated: the simulator hosts "
-			 "the roles player, observer and relay only",
+			 "the roles player, observer, relay, fps-server and "
+			 "fps-client only",
 			 sh->role);
 		return -ENOTSUP;
 	}
@@ -263,6 +272,8 @@ int sim_host_finish(struct sim_host *h, int64_t now, int stopped)
 	const struct shell_opts *o = &h->o;
 	int err;
 
+	if (h->fps)
+		return sim_fps_finish(h, now, stopped);
 	if (h->done)
 		return h->status ? -EIO : 0;
 	h->done = 1;
@@ -301,6 +312,7 @@ int sim_host_finish(struct sim_host *h, int64_t now, int stopped)
 
 void sim_host_free(struct sim_host *h)
 {
+	sim_fps_free(h);
 	role_player_free(h->pl);
 	role_observer_free(h->ob);
 	h->pl = NULL;

@@ -490,6 +490,9 @@ static void cdf_figure(const char *run_dir, unsigned repetitions,
 	vecs_free(&s);
 }
 
+static void lc_run_figures(const char *run_dir, const char *gp,
+			   const char *pdir, struct figs *figs);
+
 int plot_run(const char *run_dir, unsigned repetitions)
 {
 	static const struct fig_spec frame_fs = {
@@ -530,6 +533,7 @@ int plot_run(const char *run_dir, unsigned repetitions)
 			   read_errcdf, &figs);
 		cdf_figure(run_dir, repetitions, gp, pdir, &entity_fs,
 			   "metrics-", read_metrics, &figs);
+		lc_run_figures(run_dir, gp, pdir, &figs);
 	}
 	rc = figs_html(run_dir, "reckon run", &figs, "summary.csv", -1);
 	figs_free(&figs);
@@ -727,8 +731,9 @@ static int sweep_fig(const char *gp, const char *pdir, struct table *t,
 		unsigned k;
 
 		c.curve[r] = -1;
-		if (only && strcmp(t->cell[r][cp], only))
-			continue;
+		if ((only && strcmp(t->cell[r][cp], only)) ||
+		    !*t->cell[r][c.cy])
+			continue; /* another predictor, or no value */
 		o = (size_t)snprintf(s, sizeof(s), "%s", t->cell[r][cp]);
 		for (size_t b = 1; b <= naxes && o < sizeof(s); b++)
 			if (b != a)
@@ -794,6 +799,90 @@ out:
 	return rc;
 }
 
+/* ---- lag compensation: SBC and hit accuracy against the condition ---- */
+
+/* Keep the rows of t with a value in column c. */
+static void table_keep(struct table *t, int c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (c >= 0 && *t->cell[i][c]) {
+			t->row[k] = t->row[i];
+			t->cell[k++] = t->cell[i];
+			continue;
+		}
+		free(t->row[i]);
+		free(t->cell[i]);
+	}
+	t->n = k;
+}
+
+/* The lag-compensation figures of y against axis a of t, which holds
+ * only lag-compensation rows (predictor = lagcomp-MODE): one curve per
+ * mode and values of the other axes. */
+static void lc_figures(const char *gp, const char *pdir, struct table *t,
+		       size_t naxes, size_t a, struct figs *figs)
+{
+	static const struct {
+		const char *y, *name, *ylabel, *what;
+	} f[] = {
+		{"lc_sbc100_low", "sbc_low", "SBC per 100 hits (low ping)",
+		 "Shots behind cover per 100 registered hits on low-ping "
+		 "victims"},
+		{"lc_sbc100_high", "sbc_high", "SBC per 100 hits (high ping)",
+		 "Shots behind cover per 100 registered hits on high-ping "
+		 "victims"},
+		{"lc_reg_accuracy", "hit_accuracy", "hit-registration accuracy",
+		 "Hit-registration accuracy (registered among the shooters' "
+		 "screen hits)"},
+	};
+	char sn[100], name[160], cap[400];
+
+	safe_name(t->h[a], sn, sizeof(sn));
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		snprintf(name, sizeof(name), "%s_vs_%s", f[k].name, sn);
+		snprintf(cap, sizeof(cap),
+			 "%s against %s, one curve per lag-compensation mode: "
+			 "mean over repetitions, error bars are 95%% "
+			 "confidence intervals.",
+			 f[k].what, t->h[a]);
+		if (sweep_fig(gp, pdir, t, naxes, a, NULL, f[k].y,
+			      f[k].ylabel, name, cap, figs) < 0)
+			log_warnx("plot %s/%s failed, see %s/gnuplot.log", pdir,
+				  name, pdir);
+	}
+}
+
+/* A run's summary.csv: SBC and hit accuracy against its conditions,
+ * when fps-servers wrote lag-compensation metrics. */
+static void lc_run_figures(const char *run_dir, const char *gp,
+			   const char *pdir, struct figs *figs)
+{
+	char path[PATH_MAX], *tmp;
+	struct table t;
+	int cc;
+
+	if (results_path(path, sizeof(path), "%s/summary.csv", run_dir) < 0 ||
+	    table_read(path, &t) < 0)
+		return;
+	table_keep(&t, col_of(t.h, t.nh, "lc_sbc100_low"));
+	cc = col_of(t.h, t.nh, "condition");
+	if (t.n > 0 && cc > 1 && results_mkdirs(pdir) == 0) {
+		/* the condition as the one axis, column 1 */
+		tmp = t.h[1];
+		t.h[1] = t.h[cc];
+		t.h[cc] = tmp;
+		for (size_t i = 0; i < t.n; i++) {
+			tmp = t.cell[i][1];
+			t.cell[i][1] = t.cell[i][cc];
+			t.cell[i][cc] = tmp;
+		}
+		lc_figures(gp, pdir, &t, 1, 1, figs);
+	}
+	table_free(&t);
+}
+
 int plot_sweep(const char *dir)
 {
 	char path[PATH_MAX], pdir[PATH_MAX];
@@ -848,6 +937,10 @@ int plot_sweep(const char *dir)
 					  pdir, name, pdir);
 		}
 	}
+	/* lag compensation, when the sweep's runs had fps-servers */
+	table_keep(&t, col_of(t.h, t.nh, "lc_sbc100_low"));
+	for (size_t a = 1; gp && t.n > 0 && a <= naxes; a++)
+		lc_figures(gp, pdir, &t, naxes, a, &figs);
 	table_free(&t);
 	rc = figs_html(dir, "reckon sweep", &figs, "sweep.csv", 0);
 	figs_free(&figs);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "results.h"
+#include "summary_lc.h"
 #include "util.h"
 
 #define SUMMARY_MAX_OBS 64 /* a scenario holds at most 64 hosts */
@@ -463,7 +464,8 @@ static FILE *open_tmp(const char *dir, const char *name, char *path,
 	return results_open_tmp(path, tmp, tlen);
 }
 
-static int write_csv(const char *dir, const struct row_out *rows, size_t n)
+static int write_csv(const char *dir, const struct row_out *rows, size_t n,
+		     const struct lc_sum *lc)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f = open_tmp(dir, "summary.csv", path, sizeof(path), tmp,
@@ -474,6 +476,8 @@ static int write_csv(const char *dir, const struct row_out *rows, size_t n)
 	fputs("predictor,params,condition,repetitions", f);
 	for (int k = 0; k < F_N; k++)
 		fprintf(f, ",%s,%s_ci95", fig_name[k], fig_name[k]);
+	if (lc_sum_files(lc))
+		lc_sum_csv_header(f);
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%s,%s,%s,%zu", rows[i].g->predictor,
@@ -482,13 +486,17 @@ static int write_csv(const char *dir, const struct row_out *rows, size_t n)
 			csv_num(f, rows[i].mean[k]);
 			csv_num(f, rows[i].half[k]);
 		}
+		if (lc_sum_files(lc))
+			lc_sum_csv_blank(f);
 		fputc('\n', f);
 	}
+	lc_sum_csv_rows(lc, f, F_N);
 	return results_commit(f, tmp, path);
 }
 
 static int write_json(const char *dir, const struct row_out *rows, size_t n,
-		      const struct agg *a, unsigned repetitions)
+		      const struct agg *a, const struct lc_sum *lc,
+		      unsigned repetitions)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f = open_tmp(dir, "summary.json", path, sizeof(path), tmp,
@@ -500,7 +508,8 @@ static int write_json(const char *dir, const struct row_out *rows, size_t n,
 		"{\n  \"repetitions\": %u,\n  \"metrics_files\": %lu,\n"
 		"  \"malformed_rows\": %lu,\n  \"confidence\": 0.95,\n"
 		"  \"rows\": [",
-		repetitions, a->files, a->malformed);
+		repetitions, a->files + lc_sum_files(lc),
+		a->malformed + lc_sum_malformed(lc));
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "%s\n    {\"predictor\": ", i ? "," : "");
 		json_fputs_str(f, rows[i].g->predictor);
@@ -518,6 +527,7 @@ static int write_json(const char *dir, const struct row_out *rows, size_t n,
 		}
 		fputs("}", f);
 	}
+	lc_sum_json_rows(lc, f, n == 0);
 	fputs("\n  ]\n}\n", f);
 	return results_commit(f, tmp, path);
 }
@@ -632,24 +642,30 @@ int summary_write(const char *run_dir, unsigned repetitions, FILE *table_out)
 {
 	struct agg a = {0};
 	struct row_out *rows = NULL;
+	struct lc_sum *lc = lc_sum_new();
 	char dir[PATH_MAX];
-	int err = 0;
+	int err = lc ? 0 : -ENOMEM;
 
-	if (!run_dir)
+	if (!run_dir) {
+		lc_sum_free(lc);
 		return -EINVAL;
-	if (repetitions <= 1) {
-		err = read_dir(&a, run_dir, 1);
-	} else {
-		for (unsigned r = 1; !err && r <= repetitions; r++) {
-			if (snprintf(dir, sizeof(dir), "%s/rep-%u", run_dir,
-				     r) >= (int)sizeof(dir))
-				err = -ENAMETOOLONG;
-			else
-				err = read_dir(&a, dir, r);
-		}
 	}
-	if (!err && a.files == 0)
+	for (unsigned r = 1; !err && r <= (repetitions > 1 ? repetitions : 1);
+	     r++) {
+		if (repetitions <= 1)
+			snprintf(dir, sizeof(dir), "%s", run_dir);
+		else if (snprintf(dir, sizeof(dir), "%s/rep-%u", run_dir, r) >=
+			 (int)sizeof(dir))
+			err = -ENAMETOOLONG;
+		if (!err)
+			err = read_dir(&a, dir, r);
+		if (!err)
+			err = lc_sum_read_dir(lc, dir, r);
+	}
+	if (!err && a.files == 0 && lc_sum_files(lc) == 0)
 		err = -ENOENT;
+	if (!err)
+		err = lc_sum_finish(lc);
 	if (!err) {
 		rows = calloc(a.n_g ? a.n_g : 1, sizeof(*rows));
 		if (!rows)
@@ -658,12 +674,15 @@ int summary_write(const char *run_dir, unsigned repetitions, FILE *table_out)
 	for (size_t i = 0; !err && i < a.n_g; i++)
 		err = summarize(&a.g[i], &rows[i]);
 	if (!err)
-		err = write_csv(run_dir, rows, a.n_g);
+		err = write_csv(run_dir, rows, a.n_g, lc);
 	if (!err)
-		err = write_json(run_dir, rows, a.n_g, &a, repetitions);
-	if (!err && table_out)
+		err = write_json(run_dir, rows, a.n_g, &a, lc, repetitions);
+	if (!err && table_out && (a.n_g || !lc_sum_files(lc)))
 		write_table(table_out, rows, a.n_g);
+	if (!err && table_out)
+		lc_sum_table(lc, table_out);
 	free(rows);
 	agg_free(&a);
+	lc_sum_free(lc);
 	return err;
 }

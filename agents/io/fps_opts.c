@@ -1,0 +1,340 @@
+/*
+ * fps_opts.c: the options of `reckon-agent fps-server` and `fps-client`
+ * (one parser, so the socket host agents/cmd_fps.c and the simulator
+ * daemon/netsim read the same args identically), and the game both hosts
+ * build from them: the map, and the bot-world trace every client generates
+ * from the repetition's seed. Reads files; never prints or exits.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fps_opts.h"
+#include "world/sim.h"
+
+const char fps_usage_text[] =
+	"game:    --map NAME (dust) --bots N (6) --seed S --duration S (30)\n"
+	"server:  --port P (47100) --bind ADDR --mode none|tlc|clc|alc (tlc)\n"
+	"         --tick-hz H (60) --ping instant|ewma|ue4 (ue4) "
+	"--interp-ms MS (0)\n"
+	"         --clc-rtt-cap-ms MS (250) --clc-max-rewind U (0 off)\n"
+	"         --alc-low-ping-ms MS (50) --alc-high-ping-ms MS (0 off)\n"
+	"         --alc-timeout-ms MS (2 x low ping) --pose-tol U (32)\n"
+	"client:  --entity E --server ADDR[:PORT] --interp-ms MS (0)\n"
+	"         --reaction-s S (0.25) --aim-err-deg D (1) --fire-period-s "
+	"S (0.1)\n"
+	"run:     --run-dir DIR --host NAME --start-ns NS|+MS --rep N "
+	"--condition TEXT\n";
+
+enum {
+	O_MAP = 256,
+	O_BOTS,
+	O_SEED,
+	O_DURATION,
+	O_PORT,
+	O_BIND,
+	O_MODE,
+	O_TICK,
+	O_PING,
+	O_INTERP,
+	O_CAP,
+	O_REWIND,
+	O_LOW,
+	O_HIGH,
+	O_TMO,
+	O_TOL,
+	O_ENTITY,
+	O_SERVER,
+	O_REACT,
+	O_AIM,
+	O_FIRE,
+	O_RUNDIR,
+	O_HOST,
+	O_START,
+	O_COND,
+	O_REP,
+};
+
+static const struct option longopts[] = {
+	{"map", 1, 0, O_MAP},
+	{"bots", 1, 0, O_BOTS},
+	{"seed", 1, 0, O_SEED},
+	{"duration", 1, 0, O_DURATION},
+	{"port", 1, 0, O_PORT},
+	{"bind", 1, 0, O_BIND},
+	{"mode", 1, 0, O_MODE},
+	{"tick-hz", 1, 0, O_TICK},
+	{"ping", 1, 0, O_PING},
+	{"interp-ms", 1, 0, O_INTERP},
+	{"clc-rtt-cap-ms", 1, 0, O_CAP},
+	{"clc-max-rewind", 1, 0, O_REWIND},
+	{"alc-low-ping-ms", 1, 0, O_LOW},
+	{"alc-high-ping-ms", 1, 0, O_HIGH},
+	{"alc-timeout-ms", 1, 0, O_TMO},
+	{"pose-tol", 1, 0, O_TOL},
+	{"entity", 1, 0, O_ENTITY},
+	{"server", 1, 0, O_SERVER},
+	{"reaction-s", 1, 0, O_REACT},
+	{"aim-err-deg", 1, 0, O_AIM},
+	{"fire-period-s", 1, 0, O_FIRE},
+	{"run-dir", 1, 0, O_RUNDIR},
+	{"host", 1, 0, O_HOST},
+	{"start-ns", 1, 0, O_START},
+	{"condition", 1, 0, O_COND},
+	{"rep", 1, 0, O_REP},
+	{0, 0, 0, 0},
+};
+
+static int num(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int addr_port(const char *s, uint16_t port, struct sockaddr_in *out)
+{
+	char host[64];
+	const char *colon = strrchr(s, ':');
+	double p = port;
+
+	if (strlen(s) >= sizeof(host))
+		return -EINVAL;
+	strcpy(host, s);
+	if (colon) {
+		host[colon - s] = '\0';
+		if (num(colon + 1, 1, 65535, &p))
+			return -EINVAL;
+	}
+	memset(out, 0, sizeof(*out));
+	out->sin_family = AF_INET;
+	out->sin_port = htons((uint16_t)p);
+	return inet_pton(AF_INET, host, &out->sin_addr) == 1 ? 0 : -EINVAL;
+}
+
+/* Options that set one double of struct fps_opts within a range. */
+static const struct {
+	int id;
+	double lo, hi;
+	size_t off;
+} reals[] = {
+	{O_DURATION, 0.1, 86400, offsetof(struct fps_opts, duration_s)},
+	{O_CAP, 0, 1e6, offsetof(struct fps_opts, lc.clc_rtt_cap_ms)},
+	{O_REWIND, 0, 1e6, offsetof(struct fps_opts, lc.clc_max_rewind)},
+	{O_LOW, 0, 1e6, offsetof(struct fps_opts, lc.alc_low_ping_ms)},
+	{O_HIGH, 0, 1e6, offsetof(struct fps_opts, lc.alc_high_ping_ms)},
+	{O_TMO, 0.001, 1e6, offsetof(struct fps_opts, lc.alc_timeout_ms)},
+	{O_TOL, 0, 1e6, offsetof(struct fps_opts, lc.pose_tol)},
+	{O_REACT, 0, 10, offsetof(struct fps_opts, cl.reaction_s)},
+	{O_AIM, 0, 90, offsetof(struct fps_opts, cl.aim_err_deg)},
+	{O_FIRE, 0.001, 60, offsetof(struct fps_opts, cl.fire_period_s)},
+};
+
+/* A range-checked double option; 1 if c is not one. */
+static int opt_real(struct fps_opts *o, int c, const char *a)
+{
+	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
+		if (reals[i].id == c)
+			return num(a, reals[i].lo, reals[i].hi,
+				   (double *)((char *)o + reals[i].off));
+	return 1;
+}
+
+/* The run context: 0, -EINVAL, or 1 if c is not one of these. */
+static int opt_run(struct fps_opts *o, int c, const char *a, int64_t now)
+{
+	double v;
+	char *end;
+	long long ms;
+
+	switch (c) {
+	case O_RUNDIR:
+		o->run.run_dir = a;
+		return 0;
+	case O_HOST:
+		o->run.host = a;
+		return 0;
+	case O_COND:
+		/* goes into a CSV field unquoted */
+		if (strpbrk(a, ",\"\n"))
+			return -EINVAL;
+		o->run.condition = a;
+		return 0;
+	case O_REP:
+		if (num(a, 0, 4294967295.0, &v))
+			return -EINVAL;
+		o->run.rep = (unsigned)v;
+		return 0;
+	case O_SEED:
+		if (num(a, 0, 1e18, &v))
+			return -EINVAL;
+		o->run.seed = (uint64_t)v;
+		return 0;
+	case O_START:
+		ms = strtoll(a + (a[0] == '+'), &end, 10);
+		if (*end || ms < 0)
+			return -EINVAL;
+		o->run.start_ns = a[0] == '+' ? now + ms * 1000000 : ms;
+		o->run.start_set = 1;
+		o->run.start_relative = a[0] == '+';
+		return 0;
+	}
+	return 1;
+}
+
+/* One option; 0 or -EINVAL. */
+static int opt(struct fps_opts *o, int c, const char *a, int64_t now)
+{
+	double v;
+	int rc = opt_real(o, c, a);
+
+	if (rc <= 0)
+		return rc;
+	rc = opt_run(o, c, a, now);
+	if (rc <= 0)
+		return rc;
+	switch (c) {
+	case O_MAP:
+		o->map = a;
+		return 0;
+	case O_BIND:
+		return inet_pton(AF_INET, a, &o->bind) == 1 ? 0 : -EINVAL;
+	case O_SERVER:
+		return addr_port(a, FPS_DEFAULT_PORT, &o->server);
+	case O_MODE:
+		return lc_mode_parse(a, &o->lc.mode);
+	case O_PING:
+		return lc_ping_parse(a, &o->lc.ping);
+	case O_INTERP:
+		rc = num(a, 0, 10000, &o->lc.interp_ms);
+		o->cl.interp_ms = o->lc.interp_ms;
+		return rc;
+	}
+	if (num(a, 0, 65535, &v))
+		return -EINVAL;
+	switch (c) {
+	case O_BOTS:
+		o->bots = (int)v;
+		return v >= 1 && v <= SIM_MAX_BOTS ? 0 : -EINVAL;
+	case O_PORT:
+		o->port = (uint16_t)v;
+		return v >= 1 ? 0 : -EINVAL;
+	case O_TICK:
+		o->lc.tick_hz = o->cl.tick_hz = (int)v;
+		return v >= 1 && v <= 1000 ? 0 : -EINVAL;
+	case O_ENTITY:
+		o->cl.entity = (uint32_t)v;
+		o->entity_set = 1;
+		return v < LC_MAX_PLAYERS ? 0 : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+__attribute__((format(printf, 3, 4))) static int say(char *err, size_t errlen,
+						     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+void fps_opts_init(struct fps_opts *o, int server)
+{
+	memset(o, 0, sizeof(*o));
+	agent_opts_init(&o->run, SHELL_PLAYER,
+			server ? "fps-server" : "fps-client");
+	o->server_role = server;
+	o->map = "dust";
+	o->bots = 6;
+	o->duration_s = 30;
+	o->port = FPS_DEFAULT_PORT;
+	lc_config_defaults(&o->lc);
+	o->lc.alc_timeout_ms = 0; /* unset: 2 x lowPing after parsing */
+	fps_client_defaults(&o->cl);
+}
+
+/* What the options leave to check together. */
+static int check(struct fps_opts *o, char *err, size_t errlen)
+{
+	if (o->lc.alc_timeout_ms <= 0)
+		o->lc.alc_timeout_ms = 2 * o->lc.alc_low_ping_ms > 0
+					       ? 2 * o->lc.alc_low_ping_ms
+					       : 100;
+	if (!o->server_role && (!o->entity_set || !o->server.sin_family))
+		return say(err, errlen,
+			   "fps-client needs --entity and --server");
+	if (!o->server_role && (int)o->cl.entity >= o->bots)
+		return say(err, errlen, "--entity %u but only %d bots",
+			   o->cl.entity, o->bots);
+	return 0;
+}
+
+int fps_opts_parse(struct fps_opts *o, int argc, char *argv[], int64_t now,
+		   char *err, size_t errlen)
+{
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc + 1, argv - 1, "", longopts, NULL)) !=
+	       -1) {
+		if (opt(o, c, optarg ? optarg : "", now))
+			return say(err, errlen, "bad option or value '%s'",
+				   (argv - 1)[optind - 1]);
+	}
+	if (optind != argc + 1)
+		return say(err, errlen, "unexpected argument '%s'",
+			   argv[optind - 1]);
+	return check(o, err, errlen);
+}
+
+int fps_map_load(const char *name, struct map *m, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 64], why[256] = "";
+	FILE *f = agent_map_open(name, path, sizeof(path));
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "map '%s' not found", name);
+		return -ENOENT;
+	}
+	rc = map_read(f, m, why, sizeof(why));
+	fclose(f);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, why);
+	return rc ? -EINVAL : 0;
+}
+
+int fps_trace_make(const struct fps_opts *o, const struct map *m,
+		   struct trace *t)
+{
+	struct sim_config c;
+	struct trace_events ev;
+	int rc;
+
+	sim_config_defaults(&c);
+	c.seed = o->run.seed;
+	c.nbots = o->bots;
+	c.duration_s = o->duration_s + 1;
+	c.tick_hz = o->cl.tick_hz;
+	trace_init(t);
+	trace_events_init(&ev);
+	rc = sim_run(m, &c, t, &ev);
+	trace_events_free(&ev);
+	return rc;
+}

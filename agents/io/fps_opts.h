@@ -1,0 +1,58 @@
+/*
+ * fps_opts.h: the options of the lag-compensation roles (`reckon-agent
+ * fps-server` and `fps-client`) and the game they play, shared by the
+ * socket host (agents/cmd_fps.c) and the simulator (daemon/netsim): the
+ * same args give the same server configuration, the same client and the
+ * same bot-world trace in both. Not pure (reads the map file); never
+ * prints, reasons go into the caller's buffer.
+ */
+#ifndef RECKON_AGENT_FPS_OPTS_H
+#define RECKON_AGENT_FPS_OPTS_H
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent_io.h"
+#include "lagcomp/lagcomp.h"
+#include "role/fps_client.h"
+#include "world/map.h"
+#include "world/trace.h"
+
+#define FPS_DEFAULT_PORT 47100
+
+struct fps_opts {
+	struct shell_opts run; /* run context: run dir, host, start, seed */
+	int server_role;       /* 1 fps-server, 0 fps-client */
+	const char *map;
+	int bots;
+	double duration_s;
+	struct lc_config lc;
+	struct fps_client_cfg cl;
+	struct sockaddr_in server;
+	struct in_addr bind;
+	uint16_t port;
+	int entity_set;
+};
+
+extern const char fps_usage_text[];
+
+/* Defaults of every option (the run context as agent_opts_init leaves
+ * it; the caller fills it from the environment or the simulator). */
+void fps_opts_init(struct fps_opts *o, int server);
+
+/* argv[0..argc-1] are the options (without the role name). "--start-ns
+ * +MS" means now + MS and sets run.start_relative. 0, or -EINVAL with
+ * the reason in err. */
+int fps_opts_parse(struct fps_opts *o, int argc, char *argv[], int64_t now,
+		   char *err, size_t errlen);
+
+/* The map NAME (agent_map_open's search). 0 or -errno, reason in err. */
+int fps_map_load(const char *name, struct map *m, char *err, size_t errlen);
+
+/* The bot game every client of a run generates: --seed (the repetition's
+ * seed), --bots, --duration + 1 s, --tick-hz. 0 or -errno. */
+int fps_trace_make(const struct fps_opts *o, const struct map *m,
+		   struct trace *t);
+
+#endif

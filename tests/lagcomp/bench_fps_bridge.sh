@@ -1,0 +1,81 @@
+#!/bin/bash
+# bench_fps_bridge.sh: a crowded lag-compensation match through the
+# userspace bridge, then the same match in the simulator. One TLC
+# fps-server and N fps-clients (default 63: with the server, the
+# scenario's 64-host limit) play SECS seconds (default 10) at 60 Hz over
+# 8 ms links under `reckond run` (network namespaces; needs root). Prints:
+#   - the agents' timer lateness (wake-up - due time, as each agent
+#     prints it at its end): the server's p50/p99/max, and over the
+#     clients the median p50, the largest p99 and the largest max;
+#   - reckond's CPU time (user + system, /proc/PID/stat; the bridge runs
+#     in it) per frame the bridge took in, frames from counters.csv;
+#   - frames dropped: by the links' queue limits (drop_limit), the
+#     server's failed sends (its socket buffer full), and snapshots lost
+#     end to end (sent by the server - received by the clients, which
+#     also counts those in flight at the end);
+#   - `reckond sim`'s progress line for the same file (speed over real
+#     time).
+# Prints; asserts nothing.
+#
+# usage: bench_fps_bridge.sh BUILD_DIR [N [SECS]]   (77: not root)
+build=$(cd "${1:?usage: $0 BUILD_DIR [N [SECS]]}" && pwd)
+n=${2:-63}
+secs=${3:-10}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 77; }
+tmp=$(mktemp -d)
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+export RECKON_MAP_DIR=$src/scenarios/maps RECKON_AGENT=$build/agents/reckon-agent
+{
+	printf '[scenario]\nname = lc-bridge-%d\nduration = %ds\nseed = 3\n' \
+		"$n" $((secs + 2))
+	printf 'results = %s/results\n\n[host srv]\nrole = fps-server\n' "$tmp"
+	printf 'args = --mode tlc --map dust --port 47100 --duration %d\n\n' "$secs"
+	for e in $(seq 0 $((n - 1))); do
+		printf '[host c%d]\nrole = fps-client\n' "$e"
+		printf 'args = --entity %d --server {addr:srv}:47100 --map dust ' "$e"
+		printf -- '--bots %d --duration %d\n\n' "$n" "$secs"
+	done
+	printf '[defaults]\nlink = delay 8ms\n'
+} >"$tmp/m.ini"
+
+(cd "$tmp" && exec "$build/daemon/reckond" -q -s "$tmp/s.sock" run "$tmp/m.ini") \
+	>"$tmp/out" 2>"$tmp/err" &
+pid=$!
+tck=$(getconf CLK_TCK)
+cpu=0
+while kill -0 "$pid" 2>/dev/null; do
+	c=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null) && cpu=$c
+	sleep 0.2
+done
+wait "$pid"
+rc=$?
+pid=
+dir=$(sed -n 's/^results: //p' "$tmp/out")
+[ -d "$dir" ] || { echo "reckond run failed ($rc):"; tail "$tmp/err"; exit 1; }
+
+echo "emulated: 1 server + $n clients, $secs s at 60 Hz, userspace bridge"
+lat() { sed -n 's/.*timer lateness p50 \([0-9]*\) us p99 \([0-9]*\) us max \([0-9]*\) us.*/\1 \2 \3/p' "$@"; }
+read -r s50 s99 smax < <(lat "$dir/hosts/srv.log")
+echo "  server timer lateness: p50 ${s50:-?} us, p99 ${s99:-?} us, max ${smax:-?} us"
+lat "$dir"/hosts/c*.log | sort -n | awk '
+	{ p50[NR] = $1; if ($2 > p99) p99 = $2; if ($3 > mx) mx = $3 }
+	END { printf "  clients (%d) timer lateness: median p50 %d us, largest p99 %d us, largest max %d us\n",
+		NR, p50[int((NR + 1) / 2)], p99, mx }'
+awk -F, -v cpu="$cpu" -v tck="$tck" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ in_ += $c["in"]; lim += $c["drop_limit"] }
+	END { printf "  bridge: %d frames in, reckond CPU %.2f s, %.1f us per frame; %d dropped by queue limits\n",
+		in_, cpu / tck, in_ ? cpu / tck / in_ * 1e6 : 0, lim }' "$dir/counters.csv"
+sent=$(sed -n 's/.* \([0-9]*\) sent$/\1/p' "$dir/hosts/srv.log")
+got=$(sed -n 's/.* snapshots=\([0-9]*\).*/\1/p' "$dir"/hosts/c*.log | awk '{ s += $1 } END { print s + 0 }')
+failed=$(sed -n 's/.*: \([0-9]*\) sends failed$/\1/p' "$dir/hosts/srv.log")
+echo "  snapshots: server sent ${sent:-?} (sendto failed ${failed:-0} times)," \
+	"clients received $got (lost or in flight: $(( ${sent:-0} - got )))"
+mkdir -p "$tmp/sim"
+echo "simulated, the same file:"
+(cd "$tmp/sim" && "$build/daemon/reckond" sim "$tmp/m.ini" 2>&1 | grep ': rep ')

@@ -1,0 +1,29 @@
+#!/bin/bash
+# bench_sim_players.sh: the simulator's speed on a crowded lag-compensation
+# match. One TLC fps-server and N fps-clients (default 63: with the
+# server, the scenario's 64-host limit) play SECS seconds (default 10) of
+# an N-bot game on dust at 60 Hz over 8 ms links; prints reckond sim's
+# progress line (virtual seconds, wall seconds, speed over real time,
+# datagrams). Prints; asserts nothing.
+#
+# usage: bench_sim_players.sh BUILD_DIR [N [SECS]]
+build=$(cd "${1:?usage: $0 BUILD_DIR [N [SECS]]}" && pwd)
+n=${2:-63}
+secs=${3:-10}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export RECKON_MAP_DIR=$src/scenarios/maps
+{
+	printf '[scenario]\nname = lc-players-%d\nduration = %ds\nseed = 3\n' \
+		"$n" $((secs + 1))
+	printf 'results = %s/results\n\n[host srv]\nrole = fps-server\n' "$tmp"
+	printf 'args = --mode tlc --map dust --port 47100 --duration %d\n\n' "$secs"
+	for e in $(seq 0 $((n - 1))); do
+		printf '[host c%d]\nrole = fps-client\n' "$e"
+		printf 'args = --entity %d --server {addr:srv}:47100 --map dust ' "$e"
+		printf -- '--bots %d --duration %d\n\n' "$n" "$secs"
+	done
+	printf '[defaults]\nlink = delay 8ms\n'
+} >"$tmp/players.ini"
+"$build/daemon/reckond" sim "$tmp/players.ini" 2>&1 | grep ': rep '
