@@ -58,7 +58,7 @@ if [ "${CI:-}" = true ] || [ "${RECKON_CI_EXTRA:-}" = 1 ]; then
 	fz=$here/build-fuzz
 	if CC=clang cmake -S "$here" -B "$fz" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DRECKON_FUZZ=ON >/dev/null &&
-		cmake --build "$fz" -j "$jobs" --target netem_fuzz_spec scenario_fuzz \
+		cmake --build "$fz" -j "$jobs" --target netem_fuzz_spec scenario_fuzz fuzz_control \
 			proto_fuzz_espdu fuzz_roles fuzz_world_map fuzz_world_trace \
 			>/dev/null 2>"$fz.err"; then
 		bash "$here/tests/fuzz/run_fuzz.sh" "$fz" "${RECKON_FUZZ_SECONDS:-30}" || rc=1

@@ -5,7 +5,8 @@
 # per target and in total. A crash, leak or sanitizer report fails the
 # run; libFuzzer leaves the input as crash-* (or leak-*, timeout-*) in
 # BUILD/fuzz-out/TARGET, and it belongs in tests/fuzz/regress/NAME/ with
-# the fix. Targets: spec scenario espdu roles map trace (default: all).
+# the fix. Targets: spec scenario espdu roles map trace control
+# (default: all).
 set -euo pipefail
 build=$(cd "${1:?usage: $0 BUILD SECONDS [TARGET...]}" && pwd)
 secs=${2:?usage: $0 BUILD SECONDS [TARGET...]}
@@ -22,9 +23,10 @@ espdu tests/proto/proto_fuzz_espdu $t/fuzz/corpus/espdu
 roles tests/fuzz/fuzz_roles $t/fuzz/corpus/espdu
 map tests/world/fuzz_world_map $src/scenarios/maps
 trace tests/world/fuzz_world_trace $t/fuzz/corpus/trace
+control tests/fuzz/fuzz_control $t/fuzz/corpus/control
 EOT
 }
-want=" ${*:-spec scenario espdu roles map trace} "
+want=" ${*:-spec scenario espdu roles map trace control} "
 total=0
 rc=0
 while read -r name bin corpus; do
