@@ -56,16 +56,17 @@ if [ "${CI:-}" = true ] || [ "${RECKON_CI_EXTRA:-}" = 1 ]; then
 	echo
 	echo "== fuzz: libFuzzer targets, ${RECKON_FUZZ_SECONDS:-30} s each"
 	fz=$here/build-fuzz
+	mkdir -p "$fz"
 	# clang warns where gcc does not (-Wformat-nonliteral on vsnprintf in
 	# daemon/log.c); the gcc builds keep CI's -Werror, this one reports.
 	if env -u CI CC=clang cmake -S "$here" -B "$fz" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DRECKON_FUZZ=ON >/dev/null &&
 		env -u CI cmake --build "$fz" -j "$jobs" --target netem_fuzz_spec scenario_fuzz fuzz_control \
 			proto_fuzz_espdu fuzz_roles fuzz_world_map fuzz_world_trace \
-			>/dev/null 2>"$fz.err"; then
+			>/dev/null 2>"$fz/build.err"; then
 		bash "$here/tests/fuzz/run_fuzz.sh" "$fz" "${RECKON_FUZZ_SECONDS:-30}" || rc=1
 	else
-		cat "$fz.err" >&2 2>/dev/null || true
+		cat "$fz/build.err" >&2 2>/dev/null || true
 		echo "fuzz: build failed" >&2
 		rc=1
 	fi
@@ -73,10 +74,11 @@ if [ "${CI:-}" = true ] || [ "${RECKON_CI_EXTRA:-}" = 1 ]; then
 	echo
 	echo "== sanitize: ASan + UBSan build, unit tests and selected integration tests"
 	as=$here/build-asan
+	mkdir -p "$as"
 	sel=${RECKON_ASAN_TESTS:-^(bridge_netns|daemon_ping_loss|daemon_capture_counts|daemon_host_fail|daemon_ctl_live|daemon_sigterm|daemon_kill9|daemon_service|faults_agent_killed|agents_hostile|deploy_no_fallback)$}
 	if cmake -S "$here" -B "$as" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DRECKON_SANITIZE=ON >/dev/null &&
-		cmake --build "$as" -j "$jobs" >/dev/null 2>"$as.err"; then
+		cmake --build "$as" -j "$jobs" >/dev/null 2>"$as/build.err"; then
 		cd "$as"
 		# Leaks fail too; halt_on_error makes the first report fatal.
 		# Reports go to files, not stderr: ASan warns once on stderr
@@ -100,7 +102,7 @@ if [ "${CI:-}" = true ] || [ "${RECKON_CI_EXTRA:-}" = 1 ]; then
 			echo "sanitize: no ASan, LSan or UBSan report"
 		fi
 	else
-		cat "$as.err" >&2 2>/dev/null || true
+		cat "$as/build.err" >&2 2>/dev/null || true
 		echo "sanitize: build failed" >&2
 		rc=1
 	fi
