@@ -26,6 +26,8 @@ function(reckon_script_test name)
 	cmake_parse_arguments(T "" "SCRIPT;TIMEOUT" "LABELS" ${ARGN})
 	add_test(NAME ${name} COMMAND bash ${T_SCRIPT} ${CMAKE_BINARY_DIR}
 		WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+	get_filename_component(_abs ${T_SCRIPT} ABSOLUTE)
+	set_property(GLOBAL APPEND PROPERTY RECKON_TEST_SCRIPTS ${_abs})
 	if(T_LABELS)
 		set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}")
 	endif()

