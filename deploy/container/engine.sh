@@ -3,7 +3,19 @@
 # kind of host needs. Debian 12's podman 4.3 runs containers here only
 # with runc (crun refuses hybrid cgroup hierarchies) and with nofile and
 # nproc limits at or under the hard limits of the calling shell, so those
-# are passed explicitly; docker needs nothing extra.
+# are passed explicitly; the nproc limit also at most kernel.pid_max
+# (runc failed to set 32769 where pid_max is 32768). docker needs nothing
+# extra.
+engine_nproc() {
+	local n max
+	n=$(ulimit -Hu)
+	max=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 32768)
+	if [ "$n" = unlimited ] || [ "$n" -gt "$max" ]; then
+		n=$max
+	fi
+	echo "$n"
+}
+
 engine() {
 	local sub=$1
 	shift
@@ -12,8 +24,8 @@ engine() {
 		case $sub in
 		run | build | create)
 			podman --runtime runc "$sub" \
-				--ulimit "nofile=$(ulimit -Sn):$(ulimit -Hn)" \
-				--ulimit "nproc=$(ulimit -Su):$(ulimit -Hu)" "$@" ;;
+				--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)" \
+				--ulimit "nproc=$(engine_nproc):$(engine_nproc)" "$@" ;;
 		*) podman "$sub" "$@" ;;
 		esac ;;
 	docker)
