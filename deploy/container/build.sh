@@ -12,10 +12,5 @@ src=$(cd "$here/../.." && pwd)
 . "$here/engine.sh"
 
 "$here/base-image.sh" "$engine"
-old=$(engine image inspect --format '{{.Id}}' "$tag" 2>/dev/null || true)
-engine build --build-arg "BASE=${RECKON_BASE_IMAGE:-localhost/reckon-base:bookworm}" \
-	-t "$tag" -f "$src/deploy/Containerfile" "$src"
-new=$(engine image inspect --format '{{.Id}}' "$tag")
-if [ -n "$old" ] && [ "$old" != "$new" ]; then
-	engine rmi "$old" >/dev/null 2>&1 || true
-fi
+engine_build "$tag" --build-arg "BASE=${RECKON_BASE_IMAGE:-localhost/reckon-base:bookworm}" \
+	-f "$src/deploy/Containerfile" "$src"

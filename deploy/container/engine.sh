@@ -44,3 +44,17 @@ engine() {
 		return 2 ;;
 	esac
 }
+
+# engine_build TAG BUILD-ARGS...: engine build -t TAG BUILD-ARGS..., then
+# removes the image TAG named before when the build replaced it, so
+# rebuilds do not pile up untagged images.
+engine_build() {
+	local tag=$1 old new
+	shift
+	old=$(engine image inspect --format '{{.Id}}' "$tag" 2>/dev/null || true)
+	engine build -t "$tag" "$@" || return
+	new=$(engine image inspect --format '{{.Id}}' "$tag")
+	if [ -n "$old" ] && [ "$old" != "$new" ]; then
+		engine rmi "$old" >/dev/null 2>&1 || true
+	fi
+}

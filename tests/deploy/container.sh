@@ -13,7 +13,12 @@
 # 2. without SYS_ADMIN the same run fails at set-up (reckond cannot
 #    create a namespace), so the capability is really needed;
 # 3. a simulated sweep (tests/sweep/tiny.ini) runs with no capability at
-#    all and equals, file for file, the same sweep run by the host's build.
+#    all and equals, file for file, the same sweep run by the host's build;
+# 4. reckond.service under systemd: the image with systemd as PID 1
+#    (deploy/container/Containerfile.systemd) boots, the installed unit
+#    starts as the user reckon with its sandbox (empty bounding set,
+#    no_new_privs, seccomp), runs ping.ini queued with reckonctl into
+#    /var/lib/reckon, and stops cleanly, its socket removed.
 # Skips (77), saying what is missing, when not root, when the packages
 # cannot be installed, or when this kernel cannot run a container.
 # RECKON_ENGINE=docker uses docker instead of podman.
@@ -39,7 +44,12 @@ if ! command -v "$engine" >/dev/null || ! command -v debootstrap >/dev/null; the
 	fi
 fi
 tmp=$(mktemp -d /tmp/reckon-container.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+ctr=
+cleanup() {
+	[ -z "$ctr" ] || engine rm -f "$ctr" >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 
 t0=$(date +%s)
 "$src/deploy/container/base-image.sh" "$engine" 2>"$tmp/base.log" ||
@@ -95,4 +105,44 @@ engine run --rm --cap-drop=all -v "$tmp/sweep:/data" -w /data "$tag" \
 for f in sweep.csv grid.csv; do
 	cmp "$tmp/sweep/in-container/$f" "$tmp/sweep/on-host/$f" || fail "$f differs between the container and the host"
 done
-echo "PASS: image built, ping.ini ran with 3 capabilities, SYS_ADMIN needed, sweep equals the host's"
+echo "simulated sweep with no capability: sweep.csv and grid.csv equal the host's"
+
+# 4. the systemd unit under systemd
+engine_build "${tag%:*}-systemd:test" --build-arg "BASE=$tag" \
+	-f "$src/deploy/container/Containerfile.systemd" "$src/deploy/container" \
+	>"$tmp/sd-build.log" 2>&1 || { tail -n 20 "$tmp/sd-build.log"; fail "the systemd image did not build"; }
+ctr=$(engine run -d --privileged --systemd=always "${tag%:*}-systemd:test" /sbin/init) ||
+	fail "systemd did not start in a container"
+inside() { engine exec "$ctr" sh -c "$1"; }
+for _ in $(seq 100); do
+	st=$(inside 'systemctl is-system-running' 2>/dev/null || true)
+	case $st in running | degraded) break ;; esac
+	sleep 0.2
+done
+case $st in running | degraded) ;; *) fail "systemd in the container: '$st'" ;; esac
+inside 'systemd-sysusers && systemctl daemon-reload && systemctl start reckond' ||
+	fail "systemctl start reckond: $(inside 'journalctl -u reckond --no-pager | tail -n 20')"
+pid=$(inside 'systemctl show -p MainPID --value reckond')
+[ "$(inside "stat -c %U /proc/$pid")" = reckon ] || fail "reckond does not run as reckon"
+inside "grep -q '^NoNewPrivs:[[:space:]]*1' /proc/$pid/status && grep -q '^Seccomp:[[:space:]]*2' /proc/$pid/status" ||
+	fail "no no_new_privs or seccomp: $(inside "grep -E 'NoNewPrivs|Seccomp' /proc/$pid/status")"
+[ "$(inside 'systemctl show -p CapabilityBoundingSet --value reckond')" = "" ] ||
+	fail "the unit keeps capabilities"
+inside 'cp /opt/reckon/scenarios/ping.ini /var/lib/reckon/ && cd /var/lib/reckon &&
+	reckonctl -s /run/reckon/reckond.sock run ping.ini' >/dev/null || fail "reckonctl run through the unit's socket"
+for _ in $(seq 150); do
+	inside 'reckonctl -s /run/reckon/reckond.sock status -j' | grep -q '"done": 1' && break
+	sleep 0.2
+done
+inside 'reckonctl -s /run/reckon/reckond.sock status -j' | grep -q '"done": 1, "failed": 0' ||
+	fail "the service did not run ping.ini: $(inside 'journalctl -u reckond --no-pager | tail -n 20')"
+inside 'grep -q "^1,a,10.77.0.1,[0-9]*,0,ok$" /var/lib/reckon/results/ping-*/hosts.csv &&
+	grep -q "5 received" /var/lib/reckon/results/ping-*/hosts/a.log &&
+	[ "$(stat -c %U /var/lib/reckon/results/ping-*/hosts.csv)" = reckon ]' ||
+	fail "ping.ini under the unit: $(inside 'cat /var/lib/reckon/results/ping-*/hosts.csv /var/lib/reckon/results/ping-*/hosts/a.log')"
+inside 'systemctl stop reckond && ! systemctl is-active -q reckond && [ ! -e /run/reckon/reckond.sock ]' ||
+	fail "reckond did not stop cleanly: $(inside 'journalctl -u reckond --no-pager | tail -n 5')"
+echo "reckond.service under systemd (in the image): sandboxed as reckon, ran ping.ini, stopped"
+engine rm -f "$ctr" >/dev/null
+ctr=
+echo "PASS: image built, ping.ini ran with 3 capabilities, SYS_ADMIN needed, sweep equals the host's, the unit runs under systemd"
