@@ -107,7 +107,12 @@ for f in sweep.csv grid.csv; do
 done
 echo "simulated sweep with no capability: sweep.csv and grid.csv equal the host's"
 
-# 4. the systemd unit under systemd
+# 4. the systemd unit under systemd (podman's --systemd mode sets up the
+# mounts systemd needs as PID 1; docker has no such mode)
+if [ "$engine" != podman ]; then
+	echo "PASS: image built, ping.ini ran with 3 capabilities, SYS_ADMIN needed, sweep equals the host's (the unit under systemd needs podman)"
+	exit 0
+fi
 engine_build "${tag%:*}-systemd:test" --build-arg "BASE=$tag" \
 	-f "$src/deploy/container/Containerfile.systemd" "$src/deploy/container" \
 	>"$tmp/sd-build.log" 2>&1 || { tail -n 20 "$tmp/sd-build.log"; fail "the systemd image did not build"; }
