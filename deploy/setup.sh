@@ -4,20 +4,56 @@
 # exact command and stops), then configures and builds into build/.
 # Idempotent: with everything installed it goes straight to an incremental
 # build.
+#
+# deploy/setup.sh --packages GROUP...: installs the packages of the named
+# groups only, and builds nothing. The default set is the groups build, run
+# and test; the optional groups are installed by the tests that need them, on
+# demand (tests/deploy). The image of deploy/Containerfile installs build
+# and run.
+#   container  podman, runc and debootstrap: the image of deploy/Containerfile
+#   cluster    Slurm (slurmctld, slurmd, client) and munge: deploy/slurm
+#   k8s        Node.js and npm, when no node is on PATH: deploy/k8s checks
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${RECKON_BUILD:-$here/build}
 
-# Build and run dependencies, then what the tests use (tools we did not
-# write, driven through the emulator).
-pkgs=(build-essential cmake pkg-config libevent-dev libnl-3-dev
-	libnl-route-3-dev libpcap-dev libiniparser-dev libcriterion-dev
-	iproute2 iputils-ping iperf3 tshark gnuplot-nox procps strace
-	qemu-system-x86 busybox-static cpio clang)
-# qemu-system-x86, busybox-static and cpio: tests/vm boots Debian's kernel
-# (fetched by the test with apt-get download) to run backend = kernel where
-# this kernel lacks sch_netem. clang: the libFuzzer build CI runs.
+# group_pkgs GROUP: the Debian packages of GROUP
+group_pkgs() {
+	case $1 in
+	# what compiles reckon
+	build) echo build-essential cmake pkg-config libevent-dev libnl-3-dev \
+		libnl-route-3-dev libpcap-dev libiniparser-dev libcriterion-dev ;;
+	# what runs beside it: the shipped scenarios' tools, sweep figures
+	run) echo iproute2 procps iputils-ping iperf3 gnuplot-nox ;;
+	# what only the tests use (tshark reads captures; man and
+	# systemd-analyze check the man pages and the unit; strace shows what
+	# tc sends; qemu-system-x86, busybox-static and cpio boot Debian's
+	# kernel for the sch_netem test, tests/vm; clang builds the libFuzzer
+	# targets CI runs)
+	test) echo tshark man-db groff-base systemd strace qemu-system-x86 \
+		busybox-static cpio clang ;;
+	container) echo podman runc debootstrap ;;
+	cluster) echo slurmctld slurmd slurm-client munge ;;
+	k8s) command -v node >/dev/null && command -v npm >/dev/null ||
+		echo nodejs npm ;;
+	*) echo "reckon: unknown package group '$1'" >&2; return 1 ;;
+	esac
+}
+
+groups=(build run test)
+build_too=1
+if [ "${1:-}" = --packages ]; then
+	shift
+	groups=("$@")
+	build_too=0
+	[ ${#groups[@]} -gt 0 ] || { echo "usage: setup.sh --packages GROUP..." >&2; exit 2; }
+fi
+pkgs=()
+for g in "${groups[@]}"; do
+	list=$(group_pkgs "$g") || exit 2
+	pkgs+=($list)
+done
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -36,9 +72,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 	echo "wireshark-common wireshark-common/install-setuid boolean false" |
 		debconf-set-selections 2>/dev/null || true
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
+	# another apt (unattended upgrades) may hold the lock for a while
+	apt-get update -qq -o DPkg::Lock::Timeout=300
+	apt-get install -y -qq --no-install-recommends \
+		-o DPkg::Lock::Timeout=300 "${missing[@]}" </dev/null
 fi
+[ "$build_too" = 1 ] || exit 0
 
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ ! -f "$build/CMakeCache.txt" ]; then
