@@ -2,7 +2,7 @@
  * ini_man.c: regenerates the key reference of reckon.ini(5). It reads the
  * committed page (deploy/man/reckon.ini.5), keeps everything outside the
  * BEGIN KEYS / END KEYS comment lines, and writes between them the key
- * table of daemon/scenario_keys.c turned into roff: the markdown that
+ * table of daemon/scenario/scenario_keys.c turned into roff: the markdown that
  * scenario_keys_markdown() renders for docs/scenario.md, one .SS per
  * section and one .TP paragraph per key. tests/deploy/man.sh diffs the
  * result against the committed page, so page and loader cannot drift.
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario_keys.h"
+#include "scenario_int.h"
 
 #define BEGIN_MARK ".\\\" BEGIN KEYS"
 #define END_MARK   ".\\\" END KEYS"

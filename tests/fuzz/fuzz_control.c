@@ -1,6 +1,6 @@
 /*
  * fuzz_control.c: libFuzzer target for the control socket's server side
- * (daemon/control.c): request framing, the line limit, the reply and the
+ * (daemon/ctl/control.c): request framing, the line limit, the reply and the
  * JSON string writer. Each input is sent as raw bytes by a client of a
  * real control socket (a UNIX stream socket under /tmp) on the target's
  * libevent loop, which then half-closes. Invariants (abort on a break):
@@ -23,7 +23,7 @@
 
 #include <event2/event.h>
 
-#include "control.h"
+#include "ctl.h"
 #include "netem.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
