@@ -425,22 +425,29 @@ static int setup_network(struct emulation *e)
 	return setup_backend(e);
 }
 
+/* counters.csv and hosts.csv; a file that cannot be written (a full
+ * disk) fails the repetition, whose other files stay as they were. */
 static void write_results(struct emulation *e)
 {
 	struct netem_counters *c = calloc((size_t)e->n * e->n, sizeof(*c));
 	struct results_host *rh = calloc(e->n, sizeof(*rh));
 	int err;
 
-	if (c != NULL && rh != NULL) {
+	if (c == NULL || rh == NULL) {
+		log_warnx("%s: results: %s", e->dir, strerror(ENOMEM));
+		e->result = e->result ? e->result : 1;
+	} else {
 		for (unsigned i = 0; e->bridge != NULL && i < e->n; i++)
 			for (unsigned j = 0; j < e->n; j++)
 				if (i != j)
 					bridge_counters(e->bridge, i, j,
 							&c[i * e->n + j]);
 		err = results_counters(e->dir, e->sc, e->p.rep, e->p.seed, c);
-		if (err < 0)
+		if (err < 0) {
 			log_warnx("%s/counters.csv: %s", e->dir,
 				  strerror(-err));
+			e->result = e->result ? e->result : 1;
+		}
 		for (unsigned i = 0; i < e->n; i++) {
 			const struct eng_host *h = &e->h[i];
 
@@ -454,8 +461,10 @@ static void write_results(struct emulation *e)
 							    : "failed";
 		}
 		err = results_hosts(e->dir, e->sc, e->p.rep, rh);
-		if (err < 0)
+		if (err < 0) {
 			log_warnx("%s/hosts.csv: %s", e->dir, strerror(-err));
+			e->result = e->result ? e->result : 1;
+		}
 	}
 	free(c);
 	free(rh);

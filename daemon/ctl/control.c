@@ -1,9 +1,11 @@
 /*
  * control.c: the control socket on both sides. The server accepts on a
- * libevent listener, reads one request line per connection (at most
- * CONTROL_LINE_MAX bytes, within 5 s, else the connection is dropped and
- * counted), hands it to the daemon's handler, writes "ok"/"error", the
- * body, and closes. The client connects, writes the line, shuts down its
+ * libevent listener, refuses (and counts) a peer whose SO_PEERCRED uid is
+ * neither its own nor root, reads one request line per connection (at
+ * most CONTROL_LINE_MAX bytes, within 5 s, else the connection is dropped
+ * and counted), hands it to the daemon's handler, writes "ok"/"error",
+ * the body, and closes. Connections still open when the server closes are
+ * freed with it. The client connects, writes the line, shuts down its
  * write side and reads to EOF.
  */
 #include <errno.h>
@@ -28,11 +30,13 @@ struct control {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	control_handler fn;
 	void *arg;
-	unsigned long rejected; /* over-long or timed-out requests */
+	unsigned long rejected; /* over-long, timed-out or foreign requests */
+	struct conn *conns;	/* open connections */
 };
 
 struct conn {
 	struct control *ctl;
+	struct conn *next, **pprev; /* in ctl->conns */
 	struct event *ev;
 	int fd;
 	size_t len;
@@ -140,6 +144,9 @@ static int ensure_dir(const char *path)
 
 static void conn_free(struct conn *c)
 {
+	*c->pprev = c->next;
+	if (c->next != NULL)
+		c->next->pprev = c->pprev;
 	event_free(c->ev);
 	close(c->fd);
 	free(c);
@@ -222,6 +229,19 @@ static void conn_read(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/* Only our own user and root may drive the daemon: the socket's mode
+ * already says so, and the peer's credentials are checked as well, for a
+ * socket whose directory or mode someone else changed. */
+static int peer_allowed(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
+		return 0;
+	return cr.uid == geteuid() || cr.uid == 0;
+}
+
 static void ctl_accept(evutil_socket_t lfd, short what, void *arg)
 {
 	struct control *ctl = arg;
@@ -233,6 +253,16 @@ static void ctl_accept(evutil_socket_t lfd, short what, void *arg)
 	fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
+	if (!peer_allowed(fd)) {
+		static const char msg[] = "error
+permission denied
+";
+
+		ctl->rejected++;
+		write_all(fd, msg, sizeof(msg) - 1);
+		close(fd);
+		return;
+	}
 	c = calloc(1, sizeof(*c));
 	if (c == NULL) {
 		close(fd);
@@ -246,7 +276,13 @@ static void ctl_accept(evutil_socket_t lfd, short what, void *arg)
 			event_free(c->ev);
 		close(fd);
 		free(c);
+		return;
 	}
+	c->next = ctl->conns;
+	c->pprev = &ctl->conns;
+	if (ctl->conns != NULL)
+		ctl->conns->pprev = &c->next;
+	ctl->conns = c;
 }
 
 int control_open(struct event_base *base, const char *path, control_handler fn,
@@ -318,6 +354,8 @@ void control_close(struct control *c)
 {
 	if (c == NULL)
 		return;
+	while (c->conns != NULL)
+		conn_free(c->conns);
 	event_free(c->listen_ev);
 	close(c->fd);
 	unlink(c->path);

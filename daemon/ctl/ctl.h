@@ -44,7 +44,8 @@ int control_open(struct event_base *base, const char *path, control_handler fn,
 		 void *arg, struct control **out);
 void control_close(struct control *c);
 
-/* Requests rejected so far: over-long lines, or none within 5 s. */
+/* Requests rejected so far: over-long lines, none within 5 s, or a peer
+ * that is neither our user nor root. */
 unsigned long control_rejected(const struct control *c);
 
 /* Client: send line, collect the reply. *ok is 1 for "ok". The reply body

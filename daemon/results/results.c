@@ -90,11 +90,17 @@ FILE *results_open_tmp(const char *path, char *tmp, size_t tmplen)
 
 int results_commit(FILE *f, const char *tmp, const char *path)
 {
-	int bad = ferror(f);
+	int err = 0;
 
-	if (fclose(f) != 0 || bad) {
+	/* the buffered tail fails here on a full disk: keep its errno */
+	errno = 0;
+	if (fflush(f) != 0 || ferror(f))
+		err = errno ? -errno : -EIO;
+	if (fclose(f) != 0 && err == 0)
+		err = errno ? -errno : -EIO;
+	if (err) {
 		unlink(tmp);
-		return -EIO;
+		return err;
 	}
 	if (rename(tmp, path) < 0) {
 		int err = -errno;

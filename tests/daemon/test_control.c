@@ -2,8 +2,8 @@
  * test_control.c: the control socket (daemon/ctl/control.c) over a real UNIX
  * socket. The server runs its libevent loop in a second thread; the tests
  * talk to it with control_request or a raw socket and check replies, the
- * socket's mode, rejection of over-long requests and of a second daemon,
- * and replacement of a stale socket.
+ * socket's mode, rejection of over-long requests, of a peer of another
+ * user and of a second daemon, and replacement of a stale socket.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 
 #include <criterion/criterion.h>
 
@@ -188,4 +189,46 @@ Test(control, stale_socket_is_replaced_and_file_is_not)
 	cr_assert_eq(control_open(b2, plain, handler, NULL, &c2), -EEXIST);
 	unlink(plain);
 	event_base_free(b2);
+}
+
+/* A client of another user (nobody) that reaches the socket, here because
+ * its modes were opened up, is refused before its request is read, and
+ * counted. */
+Test(control, foreign_peer_is_refused_and_counted)
+{
+	char sub[96];
+	pid_t pid;
+	int st;
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root to connect as another user");
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	cr_assert_eq(chmod(dir, 0755), 0);
+	cr_assert_eq(chmod(sub, 0755), 0);
+	cr_assert_eq(chmod(path, 0666), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		char buf[64] = "";
+		ssize_t n, got = 0;
+		int fd;
+
+		if (setgid(65534) < 0 || setuid(65534) < 0)
+			_exit(2);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		memcpy(sa.sun_path, path, strlen(path) + 1);
+		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+			_exit(3);
+		if (write(fd, "status\n", 7) != 7)
+			_exit(4);
+		while ((n = read(fd, buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+			got += n;
+		_exit(strcmp(buf, "error\npermission denied\n") == 0 ? 0 : 5);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %d",
+		  st);
+	cr_expect_eq(atomic_load(&handled), 0);
+	cr_expect_eq(control_rejected(ctl), 1);
 }
