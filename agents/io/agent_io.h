@@ -45,6 +45,9 @@ struct shell_opts {
 	/* predictors, one lane each */
 	struct predict_params lanes[ROLE_MAX_LANES];
 	const char *lane_spec[ROLE_MAX_LANES];
+	/* what results call the lane: the instance name of
+	 * --predictor NAME=TYPE:..., else the predictor's name */
+	char lane_name[ROLE_MAX_LANES][32];
 	size_t n_lanes;
 	/* network */
 	struct sockaddr_in dest[SHELL_MAX_DEST];
@@ -91,6 +94,13 @@ int agent_opts_parse(struct shell_opts *o, int argc, char *argv[],
 
 /* The option summary for usage messages (static text). */
 const char *agent_opts_usage(void);
+
+/* The map called name (a path, or NAME looked up in $RECKON_MAP_DIR,
+ * ./scenarios/maps and next to the program), read into out. 0, -ENOENT
+ * (not found) or another -errno with the reason in err. */
+struct map;
+int agent_map_load(const char *name, struct map *out, char *err,
+		   size_t errlen);
 
 /* The trace of o: the file, or the bot simulation of --map (maps from
  * $RECKON_MAP_DIR, ./scenarios/maps, next to the program). 0 or -errno

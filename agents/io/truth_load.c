@@ -71,27 +71,38 @@ static FILE *find_map(const char *name, char *path, size_t plen)
 	return NULL;
 }
 
-static int generate(const struct shell_opts *o, struct trace *out, char *err,
-		    size_t errlen)
+int agent_map_load(const char *name, struct map *out, char *err,
+		   size_t errlen)
 {
 	char path[PATH_MAX + 64], why[256] = "";
-	struct trace_events ev;
-	struct sim_config c;
-	struct map m;
 	FILE *f;
 	int rc;
 
-	f = find_map(o->map, path, sizeof(path));
+	f = find_map(name, path, sizeof(path));
 	if (!f)
 		return say(err, errlen, -ENOENT,
 			   "map '%s' not found (looked in $RECKON_MAP_DIR, "
 			   "scenarios/maps and next to the program)",
-			   o->map);
-	rc = map_read(f, &m, why, sizeof(why));
+			   name);
+	rc = map_read(f, out, why, sizeof(why));
 	fclose(f);
 	if (rc)
 		return say(err, errlen, rc, "%s: %s", path,
 			   rc == -EINVAL ? why : strerror(-rc));
+	return 0;
+}
+
+static int generate(const struct shell_opts *o, struct trace *out, char *err,
+		    size_t errlen)
+{
+	struct trace_events ev;
+	struct sim_config c;
+	struct map m;
+	int rc;
+
+	rc = agent_map_load(o->map, &m, err, errlen);
+	if (rc)
+		return rc;
 	sim_config_defaults(&c);
 	c.seed = o->seed;
 	if (o->bots)
