@@ -339,7 +339,7 @@ int cmd_replay(int argc, char *argv[])
 	char *kv[MAX_KV];
 	int nkv = 0, json = 0, rc;
 	double subjects = 500, dr_eta = 20, num;
-	unsigned long long seed = 1;
+	uint64_t seed = 1;
 	struct replay_opts o;
 	struct predict_params par;
 	const struct predictor *p;
@@ -376,11 +376,7 @@ int cmd_replay(int argc, char *argv[])
 			if (parse_num(argv[++i], 2, 1e7, &subjects))
 				return usage();
 		} else if (!strcmp(a, "--seed")) {
-			char *end;
-
-			errno = 0;
-			seed = strtoull(argv[++i], &end, 0);
-			if (errno || end == argv[i] || *end)
+			if (num_parse_u64(argv[++i], &seed))
 				return usage();
 		} else if (!strcmp(a, "--dr-eta")) {
 			if (parse_num(argv[++i], 0.001, 1e6, &dr_eta))

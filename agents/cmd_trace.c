@@ -114,19 +114,6 @@ static int open_map(const char *name, struct map *m)
 	return 0;
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (!*s || *end || errno || *s == '-')
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 static int parse_pos_double(const char *s, double *out)
 {
 	char *end;
@@ -137,6 +124,20 @@ static int parse_pos_double(const char *s, double *out)
 	if (!*s || *end || errno || !(v > 0))
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+/* A duration over 0 in seconds: "600", "600s" and "10m" alike
+ * (num_parse_duration, bare numbers in seconds). */
+static int parse_seconds(const char *s, double *out)
+{
+	char err[96];
+	int64_t ns;
+
+	if (num_parse_duration(s, NS_PER_S, &ns, err, sizeof(err)) < 0 ||
+	    ns <= 0)
+		return -EINVAL;
+	*out = (double)ns / 1e9;
 	return 0;
 }
 
@@ -183,7 +184,7 @@ static int cmd_gen(int argc, char *argv[])
 			mapname = optarg;
 			break;
 		case 'n':
-			if (parse_u64(optarg, &v) || v < 1 ||
+			if (num_parse_u64(optarg, &v) || v < 1 ||
 			    v > SIM_MAX_BOTS) {
 				fprintf(stderr,
 					"trace gen: --bots must be "
@@ -194,7 +195,7 @@ static int cmd_gen(int argc, char *argv[])
 			c.nbots = (int)v;
 			break;
 		case 'd':
-			if (parse_pos_double(optarg, &d) || d > 86400) {
+			if (parse_seconds(optarg, &d) || d > 86400) {
 				fprintf(stderr, "trace gen: --duration must be "
 						"seconds in (0, 86400]\n");
 				return 2;
@@ -202,14 +203,14 @@ static int cmd_gen(int argc, char *argv[])
 			c.duration_s = d;
 			break;
 		case 's':
-			if (parse_u64(optarg, &v)) {
+			if (num_parse_u64(optarg, &v)) {
 				fprintf(stderr, "trace gen: bad --seed\n");
 				return 2;
 			}
 			c.seed = v;
 			break;
 		case 'h':
-			if (parse_u64(optarg, &v) || v < 1 || v > 1000) {
+			if (num_parse_u64(optarg, &v) || v < 1 || v > 1000) {
 				fprintf(stderr, "trace gen: --tick-hz must be "
 						"1..1000\n");
 				return 2;
@@ -333,7 +334,7 @@ static int cmd_map_svg(int argc, char *argv[])
 			tpath = optarg;
 			break;
 		case 'n':
-			if (parse_u64(optarg, &v) || v > 16)
+			if (num_parse_u64(optarg, &v) || v > 16)
 				return usage();
 			o.max_entities = (int)v;
 			break;

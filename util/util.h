@@ -1,7 +1,7 @@
 /*
  * util.h: the small pieces every layer shares, libc only: the splitmix64
- * generator, the JSON string writer (json.c) and the CSV splitter and
- * field parsers (csv.c). Nothing here reads a
+ * generator, the JSON string writer (json.c), the CSV splitter and
+ * field parsers (csv.c) and the number grammar of every program (num.c). Nothing here reads a
  * clock, logs, exits or allocates, so the pure layers (netem/, the
  * agents' libraries) may use it as freely as the daemon.
  */
@@ -72,5 +72,30 @@ int csv_u64(const char *s, uint64_t *out);
 int csv_seconds_ns(const char *s, int64_t *out);
 /* Write t_ns as seconds with 9 decimals into buf (at least 32 bytes). */
 void csv_format_ns(char *buf, size_t len, int64_t t_ns);
+
+/*
+ * num.c: integers (decimal, or hex after 0x; "010" is ten), durations
+ * (a number and a unit: ns us ms s m h) and sizes (k, M, G = x1024), one
+ * grammar for every program. Each returns 0, -EINVAL or -ERANGE.
+ */
+
+int num_parse_u64(const char *s, uint64_t *out);
+int num_parse_size(const char *s, uint64_t *out);
+
+/* s as nanoseconds. A number without a unit is taken in units of bare_ns
+ * (NS_PER_S: seconds), or refused when bare_ns is 0. On failure err says
+ * why (-EINVAL; "too large" included). */
+int num_parse_duration(const char *s, int64_t bare_ns, int64_t *out,
+		       char *err, size_t errlen);
+
+/* num_parse_duration with the unit required (scenario files). */
+int num_parse_duration_unit(const char *s, int64_t *out, char *err,
+			    size_t errlen);
+
+/* ns in the largest unit that divides it exactly ("10m", "1500ms", "0s"),
+ * snprintf semantics. */
+int num_format_duration(int64_t ns, char *buf, size_t len);
+
+#define NS_PER_S 1000000000LL
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "agent_io.h"
 #include "role/update_espdu.h"
+#include "util.h"
 
 static const char usage_text[] =
 	"truth:   --trace FILE | --map NAME [--bots N] [--duration S] "
@@ -91,16 +92,25 @@ void agent_opts_init(struct shell_opts *o, enum shell_role role,
 	o->seed = 1;
 }
 
+/* An integer in the programs' one grammar (num_parse_u64); NULL (an
+ * unset variable) is refused. */
 static int parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	return s ? num_parse_u64(s, out) : -EINVAL;
+}
 
-	if (!s || !*s || *s == '-')
+/* A duration in [lo, hi] seconds: "600", "600s" and "10m" alike
+ * (num_parse_duration, bare numbers in seconds). */
+static int parse_seconds(const char *s, double lo, double hi, double *out)
+{
+	char err[96];
+	int64_t ns;
+	double v;
+
+	if (num_parse_duration(s, NS_PER_S, &ns, err, sizeof(err)) < 0)
 		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
+	v = (double)ns / 1e9;
+	if (v < lo || v > hi)
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -367,7 +377,7 @@ static int parse_one(struct parse_state *ps, int c, const char *arg)
 		o->bots = (int)v;
 		return 0;
 	case O_DURATION:
-		if (parse_double(arg, 1e-3, 86400, &o->duration_s))
+		if (parse_seconds(arg, 1e-3, 86400, &o->duration_s))
 			return bad(ps, "--duration (seconds)", arg);
 		return 0;
 	case O_SEED:

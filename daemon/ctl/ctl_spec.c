@@ -18,6 +18,7 @@
 #include "netem_analysis.h"
 #include "ctl_int.h"
 #include "units.h"
+#include "util.h"
 
 static int usage(void)
 {
@@ -120,7 +121,6 @@ int ctl_spec(int argc, char *argv[])
 
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
-		char *end;
 
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			usage();
@@ -132,8 +132,8 @@ int ctl_spec(int argc, char *argv[])
 			return usage();
 		}
 		if (strcmp(a, "--packets") == 0) {
-			packets = strtoull(argv[++i], &end, 10);
-			if (*end || packets == 0 || packets > 10000000) {
+			if (num_parse_u64(argv[++i], &packets) < 0 ||
+			    packets == 0 || packets > 10000000) {
 				fprintf(stderr,
 					"reckonctl spec: --packets: "
 					"\"%s\" is not 1..10000000\n",
@@ -158,8 +158,7 @@ int ctl_spec(int argc, char *argv[])
 				return 1;
 			}
 		} else if (strcmp(a, "--seed") == 0) {
-			seed = strtoull(argv[++i], &end, 0);
-			if (*end || !*argv[i]) {
+			if (num_parse_u64(argv[++i], &seed) < 0) {
 				fprintf(stderr,
 					"reckonctl spec: --seed: \"%s\" "
 					"is not a number\n",

@@ -12,6 +12,7 @@
 #include <iniparser.h>
 
 #include "scenario.h"
+#include "util.h"
 
 /*
  * scenario_diag.c: helpers for the scenario loader's diagnostics: putting
@@ -130,9 +131,6 @@ int sk_parse(const struct sk_key *k, const char *text, void *target, char *err,
 int sk_format(const struct sk_key *k, const void *target, char *buf,
 	      size_t len);
 
-/* Value parsers shared with [schedule] and the printer. */
-int sk_parse_duration(const char *s, int64_t *out, char *err, size_t errlen);
-int sk_format_duration(int64_t ns, char *buf, size_t len);
 
 /*
  * scenario_lines.c: a line scan of a scenario file that mirrors how

@@ -291,8 +291,8 @@ static void md_range(FILE *f, const struct sk_key *k)
 			(unsigned long long)k->max);
 		break;
 	case SK_DURATION:
-		sk_format_duration((int64_t)k->min, a, sizeof(a));
-		sk_format_duration((int64_t)k->max, b, sizeof(b));
+		num_format_duration((int64_t)k->min, a, sizeof(a));
+		num_format_duration((int64_t)k->max, b, sizeof(b));
 		fprintf(f, "%s to %s", a, b);
 		break;
 	case SK_SIZE:

@@ -138,13 +138,13 @@ void sc_schedule_key(struct sc_loader *L, const char *sec, const char *key,
 			  "(or SRC<DST, SRC<>DST)");
 		return;
 	}
-	if (sk_parse_duration(w[1], &c.at_ns, err, sizeof(err)) < 0) {
+	if (num_parse_duration_unit(w[1], &c.at_ns, err, sizeof(err)) < 0) {
 		sc_report(L, line, sec, key, "%s", err);
 		return;
 	}
 	if (c.at_ns > sc->duration_ns) {
 		char d[32];
-		sk_format_duration(sc->duration_ns, d, sizeof(d));
+		num_format_duration(sc->duration_ns, d, sizeof(d));
 		sc_report(L, line, sec, key,
 			  "%s is after the end of the run "
 			  "(duration %s)",

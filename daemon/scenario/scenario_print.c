@@ -166,7 +166,7 @@ int scenario_print(FILE *f, const struct scenario *sc)
 		struct netem_spec none;
 
 		netem_spec_init(&none);
-		sk_format_duration(c->at_ns, t, sizeof(t));
+		num_format_duration(c->at_ns, t, sizeof(t));
 		snprintf(key, sizeof(key), "at %s %s>%s", t,
 			 sc->hosts[c->src].name, sc->hosts[c->dst].name);
 		if (netem_spec_equal(&c->spec, &none)) {

@@ -15,169 +15,7 @@
 #include <strings.h>
 
 #include "scenario_int.h"
-
-static const struct {
-	const char *name;
-	uint64_t ns;
-} time_units[] = {
-	{"h", 3600000000000ULL}, {"m", 60000000000ULL}, {"s", 1000000000ULL},
-	{"ms", 1000000ULL},	 {"us", 1000ULL},	{"ns", 1ULL},
-};
-#define NUNITS (sizeof(time_units) / sizeof(time_units[0]))
-
-/* Digits of a decimal number with an optional fraction; returns the
- * length consumed or 0. */
-static size_t scan_decimal(const char *s, int allow_fraction)
-{
-	size_t i = 0, digits = 0;
-
-	while (isdigit((unsigned char)s[i])) {
-		i++;
-		digits++;
-	}
-	if (allow_fraction && s[i] == '.' && digits) {
-		size_t j = i + 1;
-		while (isdigit((unsigned char)s[j]))
-			j++;
-		if (j > i + 1)
-			i = j;
-	}
-	return digits ? i : 0;
-}
-
-int sk_parse_duration(const char *s, int64_t *out, char *err, size_t errlen)
-{
-	size_t n = scan_decimal(s, 1);
-	const char *unit = s + n;
-	uint64_t mult = 0, whole = 0, frac_ns = 0;
-
-	if (n == 0) {
-		snprintf(err, errlen,
-			 "'%s' is not a duration (a number and a "
-			 "unit: 60s, 10m, 500ms)",
-			 s);
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < NUNITS; i++)
-		if (strcmp(unit, time_units[i].name) == 0)
-			mult = time_units[i].ns;
-	if (mult == 0) {
-		if (*unit == '\0')
-			snprintf(err, errlen,
-				 "'%s' needs a unit (ns, us, ms, "
-				 "s, m, h)",
-				 s);
-		else
-			snprintf(err, errlen,
-				 "'%s': unknown unit '%s' (ns, us, "
-				 "ms, s, m, h)",
-				 s, unit);
-		return -EINVAL;
-	}
-	/* whole part */
-	const char *p = s;
-	for (; isdigit((unsigned char)*p); p++) {
-		if (whole > (UINT64_MAX - 9) / 10)
-			goto range;
-		whole = whole * 10 + (uint64_t)(*p - '0');
-	}
-	if (whole > (uint64_t)INT64_MAX / mult)
-		goto range;
-	/* fraction: exact in ns or refused */
-	if (*p == '.') {
-		uint64_t scale = mult;
-		for (p++; isdigit((unsigned char)*p); p++) {
-			if (scale % 10) {
-				if (*p != '0') {
-					snprintf(err, errlen,
-						 "'%s' is finer "
-						 "than 1ns",
-						 s);
-					return -EINVAL;
-				}
-				continue;
-			}
-			scale /= 10;
-			frac_ns += scale * (uint64_t)(*p - '0');
-		}
-	}
-	if (whole * mult > (uint64_t)INT64_MAX - frac_ns)
-		goto range;
-	*out = (int64_t)(whole * mult + frac_ns);
-	return 0;
-range:
-	snprintf(err, errlen, "'%s' is too large", s);
-	return -EINVAL;
-}
-
-int sk_format_duration(int64_t ns, char *buf, size_t len)
-{
-	if (ns == 0)
-		return snprintf(buf, len, "0s");
-	for (size_t i = 0; i < NUNITS; i++)
-		if ((uint64_t)ns % time_units[i].ns == 0)
-			return snprintf(buf, len, "%" PRIu64 "%s",
-					(uint64_t)ns / time_units[i].ns,
-					time_units[i].name);
-	return snprintf(buf, len, "%" PRId64 "ns", ns);
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-	int base = 10;
-	char *end;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		if (!isxdigit((unsigned char)s[2]))
-			return -EINVAL;
-	} else if (!isdigit((unsigned char)s[0])) {
-		return -EINVAL;
-	}
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, base);
-	if (errno == ERANGE)
-		return -ERANGE;
-	if (*end != '\0')
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-static int parse_size(const char *s, uint64_t *out)
-{
-	size_t n = scan_decimal(s, 0);
-	uint64_t v = 0, mult = 1;
-
-	if (n == 0)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		if (v > (UINT64_MAX - 9) / 10)
-			return -ERANGE;
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (s[n] != '\0') {
-		if (s[n + 1] != '\0')
-			return -EINVAL;
-		switch (tolower((unsigned char)s[n])) {
-		case 'k':
-			mult = 1ULL << 10;
-			break;
-		case 'm':
-			mult = 1ULL << 20;
-			break;
-		case 'g':
-			mult = 1ULL << 30;
-			break;
-		default:
-			return -EINVAL;
-		}
-	}
-	if (v > UINT64_MAX / mult)
-		return -ERANGE;
-	*out = v * mult;
-	return 0;
-}
+#include "util.h"
 
 static int format_size(uint64_t v, char *buf, size_t len)
 {
@@ -228,7 +66,7 @@ static int parse_subnet(const struct sk_key *k, const char *s, char *out,
 	uint64_t plen;
 
 	if (slash == NULL || (size_t)(slash - s) >= sizeof(addr) ||
-	    parse_u64(slash + 1, &plen) < 0 ||
+	    num_parse_u64(slash + 1, &plen) < 0 ||
 	    !isdigit((unsigned char)slash[1])) {
 		snprintf(err, errlen,
 			 "'%s' is not an IPv4 subnet "
@@ -302,7 +140,7 @@ int sk_parse(const struct sk_key *k, const char *text, void *target, char *err,
 		return 0;
 	case SK_U64:
 	case SK_UINT:
-		rc = parse_u64(text, &u);
+		rc = num_parse_u64(text, &u);
 		if (rc == -EINVAL || (k->type == SK_UINT && text[1] == 'x')) {
 			snprintf(err, errlen, "'%s' is not a%s number", text,
 				 k->type == SK_UINT ? " decimal"
@@ -321,13 +159,13 @@ int sk_parse(const struct sk_key *k, const char *text, void *target, char *err,
 			*(unsigned *)(void *)field = (unsigned)u;
 		return 0;
 	case SK_DURATION:
-		rc = sk_parse_duration(text, &d, err, errlen);
+		rc = num_parse_duration_unit(text, &d, err, errlen);
 		if (rc < 0)
 			return rc;
 		if ((uint64_t)d < k->min || (uint64_t)d > k->max) {
 			char a[32], c[32];
-			sk_format_duration((int64_t)k->min, a, sizeof(a));
-			sk_format_duration((int64_t)k->max, c, sizeof(c));
+			num_format_duration((int64_t)k->min, a, sizeof(a));
+			num_format_duration((int64_t)k->max, c, sizeof(c));
 			snprintf(err, errlen, "%s out of range (%s to %s)",
 				 text, a, c);
 			return -EINVAL;
@@ -365,7 +203,7 @@ int sk_parse(const struct sk_key *k, const char *text, void *target, char *err,
 		}
 		return -EINVAL;
 	case SK_SIZE:
-		rc = parse_size(text, &u);
+		rc = num_parse_size(text, &u);
 		if (rc == -EINVAL) {
 			snprintf(err, errlen,
 				 "'%s' is not a size (bytes, "
@@ -418,7 +256,7 @@ int sk_format(const struct sk_key *k, const void *target, char *buf, size_t len)
 				*(const unsigned *)(const void *)field);
 	case SK_DURATION:
 		memcpy(&d, field, sizeof(d));
-		return sk_format_duration(d, buf, len);
+		return num_format_duration(d, buf, len);
 	case SK_BOOL:
 		return snprintf(buf, len, "%s",
 				*(const int *)(const void *)field ? "yes"

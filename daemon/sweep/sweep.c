@@ -23,6 +23,7 @@
 #include "netsim.h"
 #include "sweep.h"
 #include "sweep_int.h"
+#include "util.h"
 
 struct sweep_ctx {
 	const struct scenario *sc;
@@ -164,13 +165,10 @@ static int list_grid(const struct scenario *sc)
 static int print_point(const struct scenario *sc, const char *arg)
 {
 	struct scenario *psc;
-	char *end;
-	unsigned long long k;
+	uint64_t k;
 	int rc;
 
-	errno = 0;
-	k = strtoull(arg, &end, 10);
-	if (errno || *end || !*arg) {
+	if (num_parse_u64(arg, &k) < 0) {
 		log_warnx("sweep: --point %s: not a point number", arg);
 		return 2;
 	}
@@ -233,17 +231,17 @@ int sweep_main(int argc, char *argv[], const struct run_opts *o)
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "+hj:o:", longopts, NULL)) != -1) {
-		char *end;
+		uint64_t u;
 
 		switch (ch) {
 		case 'j':
-			errno = 0;
-			jobs = (unsigned)strtoul(optarg, &end, 10);
-			if (errno || *end || jobs == 0 || jobs > 1024) {
+			if (num_parse_u64(optarg, &u) < 0 || u == 0 ||
+			    u > 1024) {
 				log_warnx("sweep: -j %s: 1 to 1024 workers",
 					  optarg);
 				return 2;
 			}
+			jobs = (unsigned)u;
 			break;
 		case 's':
 			if (sweep_shard_parse(optarg, &si, &sn) < 0) {

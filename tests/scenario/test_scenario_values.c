@@ -39,13 +39,13 @@ Test(values, durations_parse_exactly)
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		int64_t v = -1;
 		cr_assert_eq(
-			sk_parse_duration(ok[i].text, &v, err, sizeof(err)), 0,
+			num_parse_duration_unit(ok[i].text, &v, err, sizeof(err)), 0,
 			"%s: %s", ok[i].text, err);
 		cr_assert_eq(v, ok[i].ns, "%s", ok[i].text);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int64_t v = 42;
-		cr_assert_eq(sk_parse_duration(bad[i], &v, err, sizeof(err)),
+		cr_assert_eq(num_parse_duration_unit(bad[i], &v, err, sizeof(err)),
 			     -EINVAL, "'%s' accepted", bad[i]);
 		cr_assert_eq(v, 42, "output written on failure for '%s'",
 			     bad[i]);
@@ -70,7 +70,7 @@ Test(values, durations_print_in_the_largest_exact_unit)
 	char buf[32];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		sk_format_duration(cases[i].ns, buf, sizeof(buf));
+		num_format_duration(cases[i].ns, buf, sizeof(buf));
 		cr_assert_str_eq(buf, cases[i].text);
 	}
 }
