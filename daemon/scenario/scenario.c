@@ -236,16 +236,19 @@ static void load_sections(struct sc_loader *L)
 								: &lins[i].both;
 				netem_spec_init(p);
 			}
+			unsigned e0 = L->errors;
 			if (s->type == SS_PREDICTOR) {
 				sc_predictor_section(L, s);
+				L->game_errors += L->errors - e0;
 				continue;
 			}
 			if (s->type == SS_GAME)
 				sc->game.present = 1;
 			section_keys(L, s, &lins[i], sset);
-			if (s->type == SS_GAME)
+			if (s->type == SS_GAME) {
 				sc_game_check(L, s, sset);
-			else if (s->type == SS_HOST)
+				L->game_errors += L->errors - e0;
+			} else if (s->type == SS_HOST)
 				sc_check_host(L, s, sset);
 			else if (s->type == SS_LINK)
 				sc_check_link(L, s, sset, &lins[i]);

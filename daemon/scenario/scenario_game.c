@@ -152,12 +152,20 @@ void sc_game_check(struct sc_loader *L, const struct sc_section *s,
 		g->trace[0] = '\0';
 		return;
 	}
-	if (sc_trace_check(g->trace, err, sizeof(err)) < 0)
+	if (set[sk_find(SS_GAME, "duration") - sk_keys])
+		sc_report(L, sc_key_line(L, s, "duration"), s->name,
+			  "duration",
+			  "a trace plays its own length; duration is for "
+			  "bots on a map");
+	if (sc_trace_check(g->trace, &g->play_ns, err, sizeof(err)) < 0)
 		sc_report(L, sc_key_line(L, s, "trace"), s->name, "trace",
-			  "%s", err);
+			  "%s: %s", g->trace_text, err);
+	/* the canonical form names it absolute, as [link] trace does */
+	memcpy(g->trace_text, g->trace, sizeof(g->trace));
 }
 
-int sc_trace_check(const char *path, char *err, size_t errlen)
+int sc_trace_check(const char *path, int64_t *len_ns, char *err,
+		   size_t errlen)
 {
 	char why[256] = "";
 	struct trace t;
@@ -166,16 +174,17 @@ int sc_trace_check(const char *path, char *err, size_t errlen)
 
 	if (f == NULL) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		snprintf(err, errlen, "%s", strerror(-rc));
 		return rc;
 	}
 	trace_init(&t);
 	rc = trace_read_csv(f, &t, why, sizeof(why));
 	fclose(f);
 	if (rc < 0)
-		snprintf(err, errlen, "%s: %s", path,
-			 rc == -EINVAL ? why : strerror(-rc));
-	else
+		snprintf(err, errlen, "%s", rc == -EINVAL ? why : strerror(-rc));
+	if (rc >= 0 && len_ns)
+		*len_ns = t.n ? t.s[t.n - 1].t_ns - t.s[0].t_ns + t.tick_ns : 0;
+	if (rc >= 0)
 		trace_free(&t);
 	return rc;
 }
@@ -189,10 +198,24 @@ static void game_play(struct sc_loader *L)
 	int64_t need = 1500000000LL + 25000000LL * sc->nhosts;
 	char a[32], b[32];
 
+	if (g->trace[0]) {
+		if (g->play_ns + need > sc->duration_ns) {
+			num_format_duration(g->play_ns, a, sizeof(a));
+			num_format_duration(sc->duration_ns, b, sizeof(b));
+			sc_report(L, sc_lines_key(&L->lines, "game", "trace"),
+				  "game", "trace",
+				  "the trace's %s of play does not fit the "
+				  "scenario's %s: the agents start 0.5 s + "
+				  "25 ms per host in and the observer lingers "
+				  "1 s",
+				  a, b);
+		}
+		return;
+	}
 	if (g->duration_ns == 0) {
 		g->play_ns = sc->duration_ns - SC_GAME_LEAD_NS;
 		if (g->play_ns < 1000000000LL) {
-			sk_format_duration(sc->duration_ns, a, sizeof(a));
+			num_format_duration(sc->duration_ns, a, sizeof(a));
 			sc_report(L, g->line, "game", NULL,
 				  "the scenario's duration %s leaves less "
 				  "than 1s of play after the 4s lead: set "
@@ -204,8 +227,8 @@ static void game_play(struct sc_loader *L)
 	}
 	g->play_ns = g->duration_ns;
 	if (g->duration_ns + need > sc->duration_ns) {
-		sk_format_duration(g->duration_ns, a, sizeof(a));
-		sk_format_duration(sc->duration_ns, b, sizeof(b));
+		num_format_duration(g->duration_ns, a, sizeof(a));
+		num_format_duration(sc->duration_ns, b, sizeof(b));
 		sc_report(L, sc_lines_key(&L->lines, "game", "duration"),
 			  "game", "duration",
 			  "%s of play does not fit the scenario's %s: the "
@@ -409,24 +432,21 @@ static const struct sc_link *link_of(const struct scenario *sc, unsigned a,
 	return NULL;
 }
 
-/* The label of host h: of its first destination link, or for a host
- * that only receives, of the first host that sends to it. */
-static int host_label(const struct scenario *sc, const struct sc_host *h,
-		      char *buf, size_t len)
+/* The condition label of the run, one for every agent so the summary
+ * groups their rows together: the label of the link the first player
+ * sends on ([link] label), else [defaults] label, else that link's spec
+ * folded (scenario_spec_label). */
+static int run_label(const struct scenario *sc, char *buf, size_t len)
 {
 	int src = -1, dst = -1;
 
-	if (h->nto) {
-		src = (int)h->index;
-		dst = (int)h->to[0];
-	} else {
-		for (unsigned i = 0; i < sc->nhosts && src < 0; i++)
-			for (unsigned k = 0; k < sc->hosts[i].nto; k++)
-				if (sc->hosts[i].to[k] == h->index &&
-				    src < 0) {
-					src = (int)i;
-					dst = (int)h->index;
-				}
+	for (unsigned i = 0; i < sc->nhosts && src < 0; i++) {
+		const struct sc_role *r = role_of(&sc->hosts[i]);
+
+		if (r && r->plays && sc->hosts[i].nto) {
+			src = (int)i;
+			dst = (int)sc->hosts[i].to[0];
+		}
 	}
 	if (src >= 0) {
 		const struct sc_link *l = link_of(sc, (unsigned)src,
@@ -498,7 +518,7 @@ static int build(const struct scenario *sc, const struct sc_host *h,
 	}
 	for (unsigned k = 0; k < h->nto; k++)
 		rc |= add(buf, len, " --to %s", sc->hosts[h->to[k]].addr);
-	host_label(sc, h, label, sizeof(label));
+	run_label(sc, label, sizeof(label));
 	rc |= add(buf, len, " --condition %s", label);
 	return rc ? -E2BIG : 0;
 }
@@ -518,9 +538,8 @@ static void check_owned(struct sc_loader *L, const struct sc_host *h,
 			    strncmp(a, owned[k].opt, n) == 0)
 				sc_report(L, host_line(L, h, "args"), sec,
 					  "args",
-					  "%s is set by %s: every agent gets "
-					  "the same game from the sections; "
-					  "remove it from args",
+					  "%s is set by %s, the same for "
+					  "every agent; remove it from args",
 					  owned[k].opt, owned[k].owner);
 	}
 }
@@ -577,8 +596,9 @@ static void check_agent(struct sc_loader *L, const struct sc_host *h,
 			sc_report(L, line, sec, "args", "--map: %s", err);
 	}
 	if (o->trace_path && !seen_before(seen, "trace", o->trace_path) &&
-	    sc_trace_check(o->trace_path, err, sizeof(err)) < 0)
-		sc_report(L, line, sec, "args", "--trace: %s", err);
+	    sc_trace_check(o->trace_path, NULL, err, sizeof(err)) < 0)
+		sc_report(L, line, sec, "args", "--trace: %s: %s",
+			  o->trace_path, err);
 out:
 	free(o);
 }
@@ -617,7 +637,24 @@ void sc_game_finish(struct sc_loader *L)
 				  "player");
 		host_bots(L, bits);
 	}
-	if (L->errors != errors)
+	for (unsigned i = 0; sc->game.present && i < sc->nhosts; i++) {
+		const struct sc_host *h = &sc->hosts[i];
+		char sec[SC_NAME_MAX + 8], err[256];
+		struct sc_words w;
+
+		snprintf(sec, sizeof(sec), "host %s", h->name);
+		if (role_of(h) == NULL)
+			continue;
+		if (scenario_words_split(h->role, h->args, &w, err,
+					 sizeof(err)) < 0) {
+			sc_report(L, host_line(L, h, "args"), sec, "args",
+				  "%s", err);
+			continue;
+		}
+		check_owned(L, h, &w, sec);
+		scenario_words_free(&w);
+	}
+	if (L->errors != errors || (sc->game.present && L->game_errors))
 		goto out; /* the options would repeat what is reported */
 	for (unsigned i = 0; i < sc->nhosts; i++) {
 		struct sc_host *h = &sc->hosts[i];
@@ -635,7 +672,6 @@ void sc_game_finish(struct sc_loader *L)
 			continue;
 		}
 		if (sc->game.present) {
-			check_owned(L, h, &w, sec);
 			scenario_words_free(&w);
 			if (build(sc, h, r, pidx, nplayers, bits[i], h->built,
 				  sizeof(h->built)) < 0 ||

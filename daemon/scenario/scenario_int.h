@@ -184,6 +184,7 @@ struct sc_loader {
 	dictionary *ini;
 	struct scenario *sc;
 	unsigned errors;
+	unsigned game_errors; /* of them, in [game] and [predictor] */
 	int oom;
 	size_t links_cap;
 	size_t changes_cap;
@@ -339,8 +340,10 @@ const struct sc_role *sc_role_find(const char *name);
 void sc_game_check(struct sc_loader *L, const struct sc_section *s,
 		   const int *set);
 
-/* Read a trace file as the agents would; 0 or -errno with why in err. */
-int sc_trace_check(const char *path, char *err, size_t errlen);
+/* Read a trace file as the agents would: 0 and its length in *len_ns
+ * (when not NULL), or -errno with why in err. */
+int sc_trace_check(const char *path, int64_t *len_ns, char *err,
+		   size_t errlen);
 
 /* After links and addresses: predictors finished, every role host's
  * options built (with [game]) and parsed by the agent's parser. */

@@ -43,10 +43,10 @@ static int print_section(FILE *f, enum sk_section sec, const void *target)
 			continue;
 		if (sec == SS_LINK && strcmp(k->name, "both") == 0)
 			continue; /* forward and reverse say it all */
-		if ((sec == SS_LINK || sec == SS_GAME || sec == SS_HOST) &&
+		if ((sec == SS_LINK || sec == SS_GAME) &&
 		    (k->type == SK_TEXT || k->type == SK_NAME) &&
 		    *((const char *)target + k->off) == '\0')
-			continue; /* no schedule, trace, label, to, ... */
+			continue; /* no schedule, trace, label, map */
 		if (k->size == 0)
 			continue; /* a pattern row (PARAM) */
 		if (k->type == SK_DURATION && k->def == NULL &&
@@ -75,8 +75,8 @@ static int print_game(FILE *f, const struct scenario *sc)
 	fputs("\n[game]\n", f);
 	if ((rc = print_section(f, SS_GAME, &sc->game)) < 0)
 		return rc;
-	if (sc->game.duration_ns == 0) {
-		sk_format_duration(sc->game.play_ns, t, sizeof(t));
+	if (sc->game.duration_ns == 0 && !sc->game.trace[0]) {
+		num_format_duration(sc->game.play_ns, t, sizeof(t));
 		fprintf(f, "# play: %s (the scenario's duration less the 4s "
 			   "lead)\n",
 			t);

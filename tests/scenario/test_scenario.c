@@ -38,7 +38,7 @@ static struct scenario *load_ok(const char *text)
 
 Test(scenario, defaults_are_explicit_and_seed_is_1)
 {
-	struct scenario *sc = load_ok("[host a]\nrole = bot\n");
+	struct scenario *sc = load_ok("[host a]\nexec = true\n");
 
 	cr_assert_eq(sc->seed, 1);
 	cr_assert_eq(sc->duration_ns, 10000000000LL);
@@ -92,7 +92,7 @@ Test(scenario, lossy_pair_fills_the_struct)
 
 Test(scenario, missing_direction_is_unimpaired)
 {
-	struct scenario *sc = load_ok("[host a]\nrole = x\n[host b]\nrole = y\n"
+	struct scenario *sc = load_ok("[host a]\nexec = true\n[host b]\nexec = true\n"
 				      "[link b a]\nforward = delay 7ms\n");
 	struct netem_spec none;
 
@@ -106,8 +106,8 @@ Test(scenario, missing_direction_is_unimpaired)
 Test(scenario, defaults_link_covers_unlinked_pairs_only)
 {
 	struct scenario *sc = load_ok("[defaults]\nlink = delay 3ms\n"
-				      "[host a]\nrole = x\n[host b]\nrole = x\n"
-				      "[host c]\nrole = x\n"
+				      "[host a]\nexec = true\n[host b]\nexec = true\n"
+				      "[host c]\nexec = true\n"
 				      "[link a b]\nboth = delay 50ms\n");
 	struct netem_spec def = spec("delay 3ms"), ab = spec("delay 50ms");
 
@@ -122,7 +122,7 @@ Test(scenario, defaults_link_covers_unlinked_pairs_only)
 	scenario_free(sc);
 
 	/* Without [defaults] link an unlinked pair has no spec at all. */
-	sc = load_ok("[host a]\nrole = x\n[host b]\nrole = x\n");
+	sc = load_ok("[host a]\nexec = true\n[host b]\nexec = true\n");
 	cr_assert_null(scenario_link_spec(sc, 0, 1));
 	cr_assert_eq(scenario_host(sc, "B"), 1);
 	cr_assert_eq(scenario_host(sc, "z"), -1);
@@ -132,7 +132,7 @@ Test(scenario, defaults_link_covers_unlinked_pairs_only)
 Test(scenario, schedule_is_sorted_by_time_then_file_order)
 {
 	struct scenario *sc = load_ok("[scenario]\nduration = 1m\n"
-				      "[host a]\nrole = x\n[host b]\nrole = x\n"
+				      "[host a]\nexec = true\n[host b]\nexec = true\n"
 				      "[schedule]\n"
 				      "at 40s a>b = delay 4ms\n"
 				      "at 10s b<a = delay 1ms\n"
@@ -162,7 +162,7 @@ Test(scenario, subnet_assigns_index_plus_one)
 {
 	struct scenario *sc = load_ok(
 		"[scenario]\nsubnet = 172.16.0.0/16\n"
-		"[host a]\nrole = x\n[host b]\nrole = x\n"
+		"[host a]\nexec = true\n[host b]\nexec = true\n"
 		"[host c]\nexec = ping {addr:a} {addr:B} {host} {index}\n");
 	cr_assert_str_eq(sc->hosts[2].addr, "172.16.0.3");
 	cr_assert_str_eq(sc->hosts[2].exec, "ping 172.16.0.1 172.16.0.2 c 2");
