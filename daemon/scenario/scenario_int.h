@@ -309,6 +309,10 @@ struct sc_fair_setting {
 };
 extern const struct sc_fair_setting sc_fair_settings[]; /* NULL-ended */
 
+/* The table of docs/comparing.md: each setting, the registered
+ * predictors it applies to, and why. */
+int scenario_fair_markdown(FILE *f);
+
 /* Read section s (type, then every parameter against the type's table)
  * into a new instance, or report. */
 void sc_predictor_section(struct sc_loader *L, const struct sc_section *s);

@@ -42,6 +42,35 @@ const struct sc_fair_setting sc_fair_settings[] = {
 	{NULL, NULL, NULL},
 };
 
+int scenario_fair_markdown(FILE *f)
+{
+	const struct predictor *all[64];
+	size_t n = predict_list(all, 64);
+
+	if (n > 64)
+		n = 64;
+	fputs("| parameter | value | applies to | why |\n", f);
+	fputs("|---|---|---|---|\n", f);
+	for (const struct sc_fair_setting *s = sc_fair_settings; s->key;
+	     s++) {
+		int first = 1;
+
+		fprintf(f, "| `%s` | `%s` | ", s->key, s->value);
+		for (size_t i = 0; i < n; i++) {
+			struct predict_params par;
+
+			predict_params_init(&par, all[i]);
+			if (predict_params_set(&par, s->key, s->value) < 0)
+				continue;
+			fprintf(f, "%s%s", first ? "" : ", ", all[i]->name);
+			first = 0;
+		}
+		fprintf(f, "%s | %s |\n", first ? "none registered" : "",
+			s->why);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
 static int param_index(const struct predictor *p, const char *key)
 {
 	for (size_t i = 0; i < p->n_params; i++)
