@@ -544,11 +544,107 @@ static void check_owned(struct sc_loader *L, const struct sc_host *h,
 	}
 }
 
-/* Each map and trace named in args is read once. */
+/* What the agents parsed so far: each map and trace named in args is
+ * read once, and the first agent's game and lanes are what the others
+ * must agree with. */
+#define GAME_FIELDS 7
+#define LANE_TEXT   600
+
 struct seen {
 	char names[SC_MAX_HOSTS][SC_SCHED_MAX];
 	unsigned n;
+	char game_host[SC_NAME_MAX], lanes_host[SC_NAME_MAX];
+	char game[GAME_FIELDS][SC_SCHED_MAX];
+	char lanes[ROLE_MAX_LANES][LANE_TEXT];
+	size_t nlanes;
 };
+
+/* The game of o, one "--option value" per field ("" when unset). */
+static void game_fields(const struct shell_opts *o,
+			char f[GAME_FIELDS][SC_SCHED_MAX])
+{
+	memset(f, 0, GAME_FIELDS * SC_SCHED_MAX);
+	if (o->map)
+		snprintf(f[0], SC_SCHED_MAX, "--map %s", o->map);
+	if (o->trace_path)
+		snprintf(f[1], SC_SCHED_MAX, "--trace %s", o->trace_path);
+	if (o->bots)
+		snprintf(f[2], SC_SCHED_MAX, "--bots %d", o->bots);
+	if (o->duration_s > 0)
+		snprintf(f[3], SC_SCHED_MAX, "--duration %g", o->duration_s);
+	if (o->tick_hz)
+		snprintf(f[4], SC_SCHED_MAX, "--tick-hz %d", o->tick_hz);
+	if (o->train_s > 0)
+		snprintf(f[5], SC_SCHED_MAX, "--trend-train %g", o->train_s);
+	if (o->train_path)
+		snprintf(f[6], SC_SCHED_MAX, "--trend-trace %s",
+			 o->train_path);
+}
+
+/* Lane i of o as "NAME k=v k=v ...". */
+static void lane_text(const struct shell_opts *o, size_t i, char *buf,
+		      size_t len)
+{
+	char params[512];
+
+	if (predict_params_format(&o->lanes[i], params, sizeof(params)) < 0)
+		params[0] = '\0';
+	snprintf(buf, len, "%s %s", o->lane_name[i], params);
+}
+
+/* Agents that play another game, or run other lanes, than the first
+ * one: the trap of a wrong answer with exit status 0. */
+static void check_agree(struct sc_loader *L, const struct sc_host *h,
+			const struct shell_opts *o, int line, const char *sec,
+			struct seen *s)
+{
+	char f[GAME_FIELDS][SC_SCHED_MAX], lane[LANE_TEXT];
+	const char *key = h->args_text[0] ? "args" : NULL;
+
+	if (o->role != SHELL_RELAY) {
+		game_fields(o, f);
+		if (!s->game_host[0]) {
+			snprintf(s->game_host, sizeof(s->game_host), "%s",
+				 h->name);
+			memcpy(s->game, f, sizeof(f));
+		} else {
+			for (int i = 0; i < GAME_FIELDS; i++)
+				if (strcmp(f[i], s->game[i]) != 0) {
+					sc_report(L, line, sec, key,
+						  "plays another game than "
+						  "[host %s]: %s here, %s "
+						  "there; every agent must "
+						  "play the same game",
+						  s->game_host,
+						  f[i][0] ? f[i] : "no option",
+						  s->game[i][0] ? s->game[i]
+								: "no option");
+					break;
+				}
+		}
+	}
+	if (!s->lanes_host[0]) {
+		snprintf(s->lanes_host, sizeof(s->lanes_host), "%s", h->name);
+		for (size_t i = 0; i < o->n_lanes; i++)
+			lane_text(o, i, s->lanes[i], LANE_TEXT);
+		s->nlanes = o->n_lanes;
+		return;
+	}
+	for (size_t i = 0; i < o->n_lanes || i < s->nlanes; i++) {
+		if (i < o->n_lanes)
+			lane_text(o, i, lane, sizeof(lane));
+		if (i < o->n_lanes && i < s->nlanes &&
+		    strcmp(lane, s->lanes[i]) == 0)
+			continue;
+		sc_report(L, line, sec, key,
+			  "lane %zu is %s here, %s in [host %s]; every agent "
+			  "needs the same --predictor list in the same order",
+			  i, i < o->n_lanes ? lane : "missing",
+			  i < s->nlanes ? s->lanes[i] : "missing",
+			  s->lanes_host);
+		return;
+	}
+}
 
 static int seen_before(struct seen *s, const char *kind, const char *name)
 {
@@ -585,6 +681,7 @@ static void check_agent(struct sc_loader *L, const struct sc_host *h,
 			  "reckon-agent %s: %s", h->role, err);
 		goto out;
 	}
+	check_agree(L, h, o, line, sec, seen);
 	if (L->sc->game.present)
 		goto out; /* [game] checked the map or trace */
 	if (o->map && !o->trace_path && !seen_before(seen, "map", o->map)) {
