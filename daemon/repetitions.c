@@ -25,7 +25,7 @@
 struct repetitions {
 	struct event_base *base;
 	const struct scenario *sc;
-	char dir[PATH_MAX];
+	struct results_run run;
 	char repdir[PATH_MAX];
 	char agent[PATH_MAX];
 	repetitions_done_fn done;
@@ -35,7 +35,6 @@ struct repetitions {
 	unsigned rep;
 	int result;
 	int stopping;
-	int log_fd;
 };
 
 /* $RECKON_AGENT, else reckon-agent next to reckond (installed), else the
@@ -84,18 +83,10 @@ static int start_rep(struct repetitions *r)
 	uint64_t seed = scenario_rep_seed(r->sc->seed, r->rep);
 	int err;
 
-	if (r->sc->repetitions > 1) {
-		err = results_path(r->repdir, sizeof(r->repdir), "%s/rep-%u",
-				   r->dir, r->rep);
-		if (err == 0)
-			err = results_mkdirs(r->repdir);
-		if (err < 0) {
-			log_warnx("%s: %s", r->repdir, strerror(-err));
-			return err;
-		}
-	} else {
-		snprintf(r->repdir, sizeof(r->repdir), "%s", r->dir);
-	}
+	err = results_run_rep(&r->run, r->rep, r->sc->repetitions, r->repdir,
+			      sizeof(r->repdir));
+	if (err < 0)
+		return err;
 	memset(&p, 0, sizeof(p));
 	p.sc = r->sc;
 	p.seed = seed;
@@ -112,25 +103,7 @@ static void finish(struct repetitions *r)
 {
 	/* Agents' metrics, when the scenario has any, become summary.csv,
 	 * summary.json and the table on stdout. */
-	if (r->result == 0) {
-		int err = summary_write(r->dir, r->sc->repetitions, stdout);
-
-		if (err < 0 && err != -ENOENT) {
-			/* Metrics were written but cannot be summarised:
-			 * the run's numbers are not there, so it failed. */
-			log_warnx("%s: summary: %s", r->dir, strerror(-err));
-			r->result = 1;
-		}
-		if (err == 0 &&
-		    (err = plot_run(r->dir, r->sc->repetitions)) < 0)
-			log_warnx("%s: plots: %s", r->dir, strerror(-err));
-	}
-	log_info("%s: %s; results in %s", r->sc->name,
-		 r->result == 0 ? "finished" : "FAILED", r->dir);
-	log_set_file(-1);
-	if (r->log_fd >= 0)
-		close(r->log_fd);
-	r->log_fd = -1;
+	r->result = results_run_close(&r->run, r->sc, r->result);
 	r->done(r, r->arg);
 }
 
@@ -164,7 +137,6 @@ int repetitions_start(struct event_base *base, const struct scenario *sc,
 		      struct repetitions **out)
 {
 	struct repetitions *r = calloc(1, sizeof(*r));
-	char parent[PATH_MAX], path[PATH_MAX];
 	int err;
 
 	if (r == NULL)
@@ -184,49 +156,23 @@ int repetitions_start(struct event_base *base, const struct scenario *sc,
 	r->sc = sc;
 	r->done = done;
 	r->arg = arg;
-	r->log_fd = -1;
+	r->run.log_fd = -1;
 	find_agent(r->agent, sizeof(r->agent));
 	r->step_ev = evtimer_new(base, step, r);
 	if (r->step_ev == NULL) {
 		free(r);
 		return -ENOMEM;
 	}
-	if (sc->results_dir[0] != '/' && cwd != NULL)
-		err = results_path(parent, sizeof(parent), "%s/%s", cwd,
-				   sc->results_dir[0] ? sc->results_dir
-						      : "results");
-	else
-		err = results_path(parent, sizeof(parent), "%s",
-				   sc->results_dir[0] ? sc->results_dir
-						      : "results");
-	if (err == 0)
-		err = results_mkdir_run(parent, sc->name, r->dir,
-					sizeof(r->dir));
+	err = results_run_open(&r->run, sc, cwd);
 	if (err < 0) {
-		log_warnx("results directory under %s: %s", parent,
-			  strerror(-err));
 		repetitions_free(r);
 		return err;
 	}
-	/* Report the directory absolutely: the service's cwd is not the
-	 * client's. */
-	if (realpath(r->dir, path) != NULL)
-		snprintf(r->dir, sizeof(r->dir), "%s", path);
-	err = results_scenario(r->dir, sc);
-	if (err < 0)
-		log_warnx("%s/scenario.ini: %s", r->dir, strerror(-err));
-	r->log_fd =
-		results_path(path, sizeof(path), "%s/reckond.log", r->dir)
-			? -1
-			: open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-			       0644);
-	if (r->log_fd >= 0)
-		log_set_file(r->log_fd);
 	log_info("%s: running %s (%u host(s), %u repetition(s), backend %s), "
 		 "results in %s",
 		 sc->name, sc->path, sc->nhosts, sc->repetitions,
 		 sc->backend == SC_BACKEND_KERNEL ? "kernel" : "userspace",
-		 r->dir);
+		 r->run.dir);
 	r->rep = 0;
 	event_active(r->step_ev, EV_TIMEOUT, 0);
 	*out = r;
@@ -262,6 +208,25 @@ static int parse_link(const struct scenario *sc, const char *text, int *src,
 	if (*src < 0 || *dst < 0 || *src == *dst)
 		return -ENOENT;
 	return 0;
+}
+
+/* The running emulation's status appended to rep. */
+static void reply_status(struct repetitions *r, struct ctl_reply *rep, int json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL) {
+		rep->failed = 1;
+		return;
+	}
+	emulation_status(r->eng, f, json);
+	if (fclose(f) == 0 && buf != NULL)
+		ctl_reply_printf(rep, "%s", buf);
+	else
+		rep->failed = 1;
+	free(buf);
 }
 
 static int control_set(struct repetitions *r, char *args, struct ctl_reply *rep)
@@ -320,12 +285,12 @@ int repetitions_control(struct repetitions *r, char *line,
 			ctl_reply_printf(rep, ", \"path\": ");
 			ctl_reply_json_str(rep, r->sc->path);
 			ctl_reply_printf(rep, ", \"run_dir\": ");
-			ctl_reply_json_str(rep, r->dir);
+			ctl_reply_json_str(rep, r->run.dir);
 			ctl_reply_printf(rep, ", \"repetitions\": %u",
 					 r->sc->repetitions);
 			if (r->eng != NULL) {
 				ctl_reply_printf(rep, ", ");
-				emulation_status(r->eng, rep, 1);
+				reply_status(r, rep, 1);
 			}
 			ctl_reply_printf(rep, "}\n");
 		} else {
@@ -333,7 +298,7 @@ int repetitions_control(struct repetitions *r, char *line,
 				rep, "scenario %s (%s), %u repetition(s)\n",
 				r->sc->name, r->sc->path, r->sc->repetitions);
 			if (r->eng != NULL)
-				emulation_status(r->eng, rep, 0);
+				reply_status(r, rep, 0);
 		}
 		return 0;
 	}
@@ -365,7 +330,7 @@ void repetitions_progress(const struct repetitions *r, char *buf, size_t len)
 
 const char *repetitions_dir(const struct repetitions *r)
 {
-	return r->dir;
+	return r->run.dir;
 }
 
 const char *repetitions_name(const struct repetitions *r)
@@ -385,9 +350,6 @@ void repetitions_free(struct repetitions *r)
 	emulation_free(r->eng);
 	if (r->step_ev != NULL)
 		event_free(r->step_ev);
-	if (r->log_fd >= 0) {
-		log_set_file(-1);
-		close(r->log_fd);
-	}
+	results_run_release(&r->run);
 	free(r);
 }

@@ -11,6 +11,7 @@
 #include "ctl_int.h"
 #include "sweep.h"
 
+/* clang-format off */
 static const struct {
 	const char *name;
 	int (*fn)(int, char *[]);
@@ -24,6 +25,7 @@ static const struct {
 	{ "shutdown", ctl_shutdown, "shutdown               stop the service" },
 	{ "merge", sweep_merge, "merge [--no-plots] OUT SHARD_DIR...   join sweep shards (docs/sweeps.md)" },
 };
+/* clang-format on */
 
 static int usage(void)
 {

@@ -1,8 +1,8 @@
 /*
  * netsim_int.h: what the files of the network simulator share: the event
- * queue (sim_queue.c), the simulated
- * links (sim_net.c) and hosts (sim_host.c). The public interface is
- * netsim.h.
+ * queue (sim_queue.c), the simulated links (sim_net.c) and hosts
+ * (sim_host.c). The public interface is netsim.h; hosts split their args
+ * with scenario_words_split (daemon/scenario/scenario_words.c).
  */
 #ifndef RECKON_NETSIM_INT_H
 #define RECKON_NETSIM_INT_H

@@ -39,6 +39,10 @@ static void esc(FILE *f, const char *s)
 	}
 }
 
+/* Columns of a table shown; a sweep's rows have its axes and the summary's
+ * columns, far fewer. */
+#define TABLE_COLS 256
+
 static void table(FILE *f, const char *path, int link_col)
 {
 	char *line = NULL;
@@ -54,30 +58,24 @@ static void table(FILE *f, const char *path, int link_col)
 	}
 	fputs("<table>\n", f);
 	while (getline(&line, &cap, in) > 0) {
-		char *p = line, *c;
-		int col = 0;
+		char *cell[TABLE_COLS];
+		size_t n = results_split_csv(line, cell, TABLE_COLS);
 
 		fputs("<tr>", f);
-		line[strcspn(line, "\r\n")] = '\0';
-		do {
-			c = strchr(p, ',');
-			if (c)
-				*c = '\0';
+		for (size_t col = 0; col < n && col < TABLE_COLS; col++) {
 			fputs(first ? "<th>" : "<td>", f);
-			if (!first && col == link_col) {
+			if (!first && (int)col == link_col) {
 				fprintf(f,
 					"<a "
 					"href=\"points/p%06llu/index.html\">",
-					strtoull(p, NULL, 10));
-				esc(f, p);
+					strtoull(cell[col], NULL, 10));
+				esc(f, cell[col]);
 				fputs("</a>", f);
 			} else {
-				esc(f, p);
+				esc(f, cell[col]);
 			}
 			fputs(first ? "</th>" : "</td>", f);
-			p = c ? c + 1 : NULL;
-			col++;
-		} while (p);
+		}
 		fputs("</tr>\n", f);
 		first = 0;
 	}

@@ -6,6 +6,7 @@
 #ifndef RECKON_RESULTS_H
 #define RECKON_RESULTS_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -131,6 +132,38 @@ int plot_sweep(const char *dir);
 int plot_html(const char *dir, const char *title, const char *const *figs,
 	      const char *const *captions, unsigned n, const char *csv,
 	      int link_col);
+
+/*
+ * rundir.c: a run directory, opened and closed the same way by the
+ * emulator and the simulator.
+ */
+
+struct results_run {
+	char dir[PATH_MAX]; /* absolute once open */
+	int log_fd;	    /* reckond.log, or -1 */
+};
+
+/* Make sc's run directory (under sc->results_dir, relative to cwd when
+ * cwd is not NULL), write scenario.ini into it and copy the log into its
+ * reckond.log. 0, or -errno (logged) when there is no directory. */
+int results_run_open(struct results_run *run, const struct scenario *sc,
+		     const char *cwd);
+
+/* The directory of repetition rep (1-based) into buf: rep-N/, made, when
+ * nreps > 1, else the run directory. 0 or -errno (logged). */
+int results_run_rep(const struct results_run *run, unsigned rep,
+		    unsigned nreps, char *buf, size_t len);
+
+/* After the last repetition with result (0, a host's exit status, or 1):
+ * when 0, summary.csv/json, the table on stdout and the plots. No metrics
+ * at all (-ENOENT) is no summary; any other summary error makes the result
+ * 1. Logs the end, releases the log; returns the result. */
+int results_run_close(struct results_run *run, const struct scenario *sc,
+		      int result);
+
+/* Stop copying the log into reckond.log (a run abandoned before its
+ * close). */
+void results_run_release(struct results_run *run);
 
 /*
  * How a run is driven, shared by every kind of run (the emulator, the

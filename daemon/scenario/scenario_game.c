@@ -2,7 +2,8 @@
  * scenario_game.c: the experiment a scenario describes, turned into the
  * options of every reckon-agent. [game] is the one game, [predictor]
  * sections the lanes (scenario_predictors.c), and each role host adds
- * its role (a row of sc_roles), the hosts it sends to (`to`) and the
+ * its role (a row of sc_roles, scenario_roles.c), the hosts it sends to
+ * (`to`) and the
  * bots it plays (`bots`, or a share of them); reckond builds each
  * agent's options from these, so every agent plays the same game with
  * the same predictors by construction. The options any role host ends
@@ -24,24 +25,6 @@
 #include "scenario_int.h"
 #include "world/map.h"
 #include "world/trace.h"
-
-/* The roles a host can take. plays: gets bots and sends updates;
- * receives: a destination of players (observer) or of players and
- * forwarding to observers (relay); truth: needs the game. */
-const struct sc_role sc_roles[] = {
-	{"player", 1, 0, 1},
-	{"observer", 0, 1, 1},
-	{"relay", 0, 1, 0},
-	{NULL, 0, 0, 0},
-};
-
-const struct sc_role *sc_role_find(const char *name)
-{
-	for (const struct sc_role *r = sc_roles; r->name; r++)
-		if (strcmp(r->name, name) == 0)
-			return r;
-	return NULL;
-}
 
 static const struct sc_role *role_of(const struct sc_host *h)
 {

@@ -328,9 +328,8 @@ int sc_predictor_spec(const struct sc_predictor *pr, char *buf, size_t len);
 int sc_predictor_value(const struct predict_params *par, size_t i, char *buf,
 		       size_t len);
 
-/* scenario_game.c: [game], roles, the agents' options. */
-
-/* A role a host can take (the table sc_roles, NULL-ended). */
+/* scenario_roles.c: the role table. A role a host can take (sc_roles,
+ * NULL-ended). */
 struct sc_role {
 	const char *name;
 	int plays;    /* gets bots and sends updates */
@@ -339,6 +338,8 @@ struct sc_role {
 };
 extern const struct sc_role sc_roles[];
 const struct sc_role *sc_role_find(const char *name);
+
+/* scenario_game.c: [game] and the agents' options. */
 
 /* [game] after its keys: map or trace, and either read. */
 void sc_game_check(struct sc_loader *L, const struct sc_section *s,

@@ -33,7 +33,9 @@
 #include "bridge.h"
 #include "netem.h"
 #include "ns.h"
+#include "reckond.h"
 #include "scenario.h"
+#include "util.h"
 
 static void usage(void)
 {
@@ -190,6 +192,7 @@ static void print_counters(const struct bridge *b, const struct scenario *sc)
 int main(int argc, char *argv[])
 {
 	static struct scenario sc;
+	static struct bridge_conf conf;
 	static struct bridge_port ports[SC_MAX_HOSTS];
 	struct linkarg la[64];
 	unsigned nla = 0;
@@ -240,7 +243,8 @@ int main(int argc, char *argv[])
 			sc.capture.after = 0;
 			break;
 		case 'M':
-			sc.capture.max_bytes = strtoull(optarg, NULL, 0);
+			if (num_parse_u64(optarg, &sc.capture.max_bytes) < 0)
+				usage();
 			break;
 		case 'S':
 			sc.capture.snaplen = (uint32_t)strtoul(optarg, NULL, 0);
@@ -250,7 +254,8 @@ int main(int argc, char *argv[])
 			sc.capture.enabled = 1;
 			break;
 		case 's':
-			sc.seed = strtoull(optarg, NULL, 0);
+			if (num_parse_u64(optarg, &sc.seed) < 0)
+				usage();
 			break;
 		case 't':
 			secs = strtod(optarg, NULL);
@@ -333,7 +338,8 @@ int main(int argc, char *argv[])
 			getenv("RECKON_BRIDGE_RX"));
 		return 2;
 	}
-	rc = bridge_new(base, &sc, sc.seed, ports, sc.nhosts, pcap_dir, &b);
+	emulation_bridge_conf(&sc, &conf);
+	rc = bridge_new(base, &conf, sc.seed, ports, sc.nhosts, pcap_dir, &b);
 	if (rc < 0) {
 		fprintf(stderr, "bridge_harness: bridge_new (rx %s): %s\n",
 			bridge_rx_name(rx), strerror(-rc));
