@@ -144,8 +144,7 @@ static int lane_name_ok(const char *s, size_t n)
 
 /* [INSTANCE=]TYPE[:k=v,k=v] into par and name. */
 static int parse_predictor(const char *spec, struct predict_params *par,
-			   char *name, size_t namelen, char *err,
-			   size_t errlen)
+			   char *name, size_t namelen, char *err, size_t errlen)
 {
 	char buf[512], *colon, *eq, *type = buf, *kv, *save = NULL;
 	const struct predictor *p;

@@ -71,8 +71,7 @@ static FILE *find_map(const char *name, char *path, size_t plen)
 	return NULL;
 }
 
-int agent_map_load(const char *name, struct map *out, char *err,
-		   size_t errlen)
+int agent_map_load(const char *name, struct map *out, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 64], why[256] = "";
 	FILE *f;

@@ -32,7 +32,7 @@ static int silent_errback(const char *fmt, ...)
 static int classify(struct sc_loader *L, const char *name, struct sc_section *s)
 {
 	static const char *const kinds[] = {
-		"scenario", "defaults", "capture",  "game", "predictor",
+		"scenario", "defaults", "capture",  "game",  "predictor",
 		"host",	    "link",	"schedule", "sweep", NULL};
 	char w[3][SC_NAME_MAX];
 	char dym[SC_NAME_MAX + 32];
@@ -127,8 +127,9 @@ static void section_keys(struct sc_loader *L, struct sc_section *s,
 			sc_schedule_key(L, s->name, key, line, val);
 			continue;
 		}
-		if (s->type == SS_SWEEP && (strncmp(key, "link.", 5) == 0 ||
-					    strncmp(key, "predictor.", 10) == 0)) {
+		if (s->type == SS_SWEEP &&
+		    (strncmp(key, "link.", 5) == 0 ||
+		     strncmp(key, "predictor.", 10) == 0)) {
 			sc_sweep_key(L, s->name, key, line, val);
 			continue;
 		}

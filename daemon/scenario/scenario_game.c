@@ -3,10 +3,9 @@
  * options of every reckon-agent. [game] is the one game, [predictor]
  * sections the lanes (scenario_predictors.c), and each role host adds
  * its role (a row of sc_roles, scenario_roles.c), the hosts it sends to
- * (`to`) and the
- * bots it plays (`bots`, or a share of them); reckond builds each
- * agent's options from these, so every agent plays the same game with
- * the same predictors by construction. The options any role host ends
+ * (`to`) and the bots it plays (`bots`, or a share of them); reckond
+ * builds each agent's options from these, so every agent plays the same
+ * game with the same predictors by construction. The options any role host ends
  * up with, built or written in `args`, are then parsed by the agent's
  * own parser (agent_opts_parse) and the maps and traces they name are
  * read, so `reckond -n` reports what the agents would refuse.
@@ -136,8 +135,7 @@ void sc_game_check(struct sc_loader *L, const struct sc_section *s,
 		return;
 	}
 	if (set[sk_find(SS_GAME, "duration") - sk_keys])
-		sc_report(L, sc_key_line(L, s, "duration"), s->name,
-			  "duration",
+		sc_report(L, sc_key_line(L, s, "duration"), s->name, "duration",
 			  "a trace plays its own length; duration is for "
 			  "bots on a map");
 	if (sc_trace_check(g->trace, &g->play_ns, err, sizeof(err)) < 0)
@@ -147,8 +145,7 @@ void sc_game_check(struct sc_loader *L, const struct sc_section *s,
 	memcpy(g->trace_text, g->trace, sizeof(g->trace));
 }
 
-int sc_trace_check(const char *path, int64_t *len_ns, char *err,
-		   size_t errlen)
+int sc_trace_check(const char *path, int64_t *len_ns, char *err, size_t errlen)
 {
 	char why[256] = "";
 	struct trace t;
@@ -164,7 +161,8 @@ int sc_trace_check(const char *path, int64_t *len_ns, char *err,
 	rc = trace_read_csv(f, &t, why, sizeof(why));
 	fclose(f);
 	if (rc < 0)
-		snprintf(err, errlen, "%s", rc == -EINVAL ? why : strerror(-rc));
+		snprintf(err, errlen, "%s",
+			 rc == -EINVAL ? why : strerror(-rc));
 	if (rc >= 0 && len_ns)
 		*len_ns = t.n ? t.s[t.n - 1].t_ns - t.s[0].t_ns + t.tick_ns : 0;
 	if (rc >= 0)
@@ -285,8 +283,8 @@ static void host_to(struct sc_loader *L, struct sc_host *h,
 		}
 		for (unsigned k = 0; k < h->nto; k++)
 			if (h->to[k] == (unsigned)i) {
-				sc_report(L, line, sec, "to",
-					  "%s named twice", w);
+				sc_report(L, line, sec, "to", "%s named twice",
+					  w);
 				i = -1;
 				break;
 			}
@@ -296,8 +294,8 @@ static void host_to(struct sc_loader *L, struct sc_host *h,
 }
 
 /* "0-3,6" into bit set bits (ids below max). 0, or -1 with why. */
-static int parse_bots(const char *text, unsigned max, uint64_t *bits,
-		      char *why, size_t len)
+static int parse_bots(const char *text, unsigned max, uint64_t *bits, char *why,
+		      size_t len)
 {
 	char buf[SC_TEXT_MAX], *save = NULL;
 
@@ -331,7 +329,7 @@ static int parse_bots(const char *text, unsigned max, uint64_t *bits,
 		for (unsigned long i = a; i <= b; i++)
 			*bits |= 1ULL << i;
 		continue;
-bad:
+	bad:
 		snprintf(why, len,
 			 "'%s' is not a bot id or range (ids and ranges "
 			 "like 0-3,6)",
@@ -380,8 +378,8 @@ static void host_bots(struct sc_loader *L, uint64_t *bits)
 		}
 		if (parse_bots(h->bots_text, sc->game.bots, &bits[i], why,
 			       sizeof(why)) < 0) {
-			sc_report(L, host_line(L, h, "bots"), sec, "bots",
-				  "%s", why);
+			sc_report(L, host_line(L, h, "bots"), sec, "bots", "%s",
+				  why);
 			continue;
 		}
 		for (unsigned b = 0; b < 64; b++)
@@ -432,8 +430,8 @@ static int run_label(const struct scenario *sc, char *buf, size_t len)
 		}
 	}
 	if (src >= 0) {
-		const struct sc_link *l = link_of(sc, (unsigned)src,
-						  (unsigned)dst);
+		const struct sc_link *l =
+			link_of(sc, (unsigned)src, (unsigned)dst);
 		if (l && l->label[0])
 			return snprintf(buf, len, "%s", l->label);
 	}
@@ -442,8 +440,7 @@ static int run_label(const struct scenario *sc, char *buf, size_t len)
 	if (src < 0)
 		return snprintf(buf, len, "none");
 	return scenario_spec_label(
-		scenario_link_spec(sc, (unsigned)src, (unsigned)dst), buf,
-		len);
+		scenario_link_spec(sc, (unsigned)src, (unsigned)dst), buf, len);
 }
 
 /* ---- the agents' options ---- */
@@ -475,15 +472,16 @@ static int build(const struct scenario *sc, const struct sc_host *h,
 	if (r->truth && g->trace[0])
 		rc |= add(buf, len, "--trace '%s'", g->trace);
 	else if (r->truth)
-		rc |= add(buf, len, "--map %s --bots %u --duration %.9g "
+		rc |= add(buf, len,
+			  "--map %s --bots %u --duration %.9g "
 			  "--tick-hz %u",
 			  g->map, g->bots, (double)g->play_ns / 1e9,
 			  g->tick_hz);
 	rc |= add(buf, len, "%s--topology %s", buf[0] ? " " : "",
 		  g->topology == SC_TOPO_P2P ? "p2p" : "client-server");
 	for (unsigned i = 0; i < sc->npredictors; i++) {
-		if (sc_predictor_spec(&sc->predictors[i], spec,
-				      sizeof(spec)) < 0)
+		if (sc_predictor_spec(&sc->predictors[i], spec, sizeof(spec)) <
+		    0)
 			return -E2BIG;
 		rc |= add(buf, len, " --predictor %s", spec);
 	}
@@ -560,8 +558,7 @@ static void game_fields(const struct shell_opts *o,
 	if (o->train_s > 0)
 		snprintf(f[5], SC_SCHED_MAX, "--trend-train %g", o->train_s);
 	if (o->train_path)
-		snprintf(f[6], SC_SCHED_MAX, "--trend-trace %s",
-			 o->train_path);
+		snprintf(f[6], SC_SCHED_MAX, "--trend-trace %s", o->train_path);
 }
 
 /* Lane i of o as "NAME k=v k=v ...". */
@@ -727,8 +724,8 @@ void sc_game_finish(struct sc_loader *L)
 			continue;
 		if (scenario_words_split(h->role, h->args, &w, err,
 					 sizeof(err)) < 0) {
-			sc_report(L, host_line(L, h, "args"), sec, "args",
-				  "%s", err);
+			sc_report(L, host_line(L, h, "args"), sec, "args", "%s",
+				  err);
 			continue;
 		}
 		check_owned(L, h, &w, sec);
@@ -747,8 +744,8 @@ void sc_game_finish(struct sc_loader *L)
 		snprintf(sec, sizeof(sec), "host %s", h->name);
 		if (scenario_words_split(h->role, h->args, &w, err,
 					 sizeof(err)) < 0) {
-			sc_report(L, host_line(L, h, "args"), sec, "args",
-				  "%s", err);
+			sc_report(L, host_line(L, h, "args"), sec, "args", "%s",
+				  err);
 			continue;
 		}
 		if (sc->game.present) {
@@ -792,8 +789,8 @@ void sc_check_results(struct sc_loader *L)
 	snprintf(dir, sizeof(dir), "%s", res);
 	while (access(dir, F_OK) != 0) {
 		if (errno != ENOENT) {
-			sc_report(L, line, "scenario", "results", "%s: %s",
-				  res, strerror(errno));
+			sc_report(L, line, "scenario", "results", "%s: %s", res,
+				  strerror(errno));
 			return;
 		}
 		slash = strrchr(dir, '/');
@@ -807,8 +804,8 @@ void sc_check_results(struct sc_loader *L)
 	snprintf(probe, sizeof(probe), "%s/.reckon-check-XXXXXX", dir);
 	if (mkdtemp(probe) == NULL) {
 		sc_report(L, line, "scenario", "results",
-			  "%s: cannot create directories in %s (%s)", res,
-			  dir, strerror(errno));
+			  "%s: cannot create directories in %s (%s)", res, dir,
+			  strerror(errno));
 		return;
 	}
 	rmdir(probe);

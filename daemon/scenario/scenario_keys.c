@@ -13,10 +13,14 @@
 #include "scenario_int.h"
 
 const char *const sk_section_names[SS_COUNT] = {
-	[SS_SCENARIO] = "scenario", [SS_DEFAULTS] = "defaults",
-	[SS_CAPTURE] = "capture",   [SS_GAME] = "game",
-	[SS_PREDICTOR] = "predictor NAME", [SS_HOST] = "host NAME",
-	[SS_LINK] = "link A B",	    [SS_SCHEDULE] = "schedule",
+	[SS_SCENARIO] = "scenario",
+	[SS_DEFAULTS] = "defaults",
+	[SS_CAPTURE] = "capture",
+	[SS_GAME] = "game",
+	[SS_PREDICTOR] = "predictor NAME",
+	[SS_HOST] = "host NAME",
+	[SS_LINK] = "link A B",
+	[SS_SCHEDULE] = "schedule",
 	[SS_SWEEP] = "sweep",
 };
 

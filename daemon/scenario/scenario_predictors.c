@@ -51,8 +51,7 @@ int scenario_fair_markdown(FILE *f)
 		n = 64;
 	fputs("| parameter | value | applies to | why |\n", f);
 	fputs("|---|---|---|---|\n", f);
-	for (const struct sc_fair_setting *s = sc_fair_settings; s->key;
-	     s++) {
+	for (const struct sc_fair_setting *s = sc_fair_settings; s->key; s++) {
 		int first = 1;
 
 		fprintf(f, "| `%s` | `%s` | ", s->key, s->value);
@@ -99,8 +98,8 @@ static void allowed(const struct predict_param *d, char *buf, size_t len)
 			 d->max, d->unit[0] ? " " : "", d->unit);
 		return;
 	case PREDICT_PARAM_REAL:
-		snprintf(buf, len, "a number from %g to %g%s%s", d->min,
-			 d->max, d->unit[0] ? " " : "", d->unit);
+		snprintf(buf, len, "a number from %g to %g%s%s", d->min, d->max,
+			 d->unit[0] ? " " : "", d->unit);
 		return;
 	}
 }
@@ -121,9 +120,9 @@ static const struct predictor *find_type(struct sc_loader *L, int line,
 	list[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		names[i] = all[i]->name;
-		o += (size_t)snprintf(list + o, o < sizeof(list) ?
-				      sizeof(list) - o : 0, "%s%s",
-				      i ? ", " : "", all[i]->name);
+		o += (size_t)snprintf(list + o,
+				      o < sizeof(list) ? sizeof(list) - o : 0,
+				      "%s%s", i ? ", " : "", all[i]->name);
 		if (o >= sizeof(list))
 			o = sizeof(list);
 	}

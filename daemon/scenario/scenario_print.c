@@ -77,8 +77,9 @@ static int print_game(FILE *f, const struct scenario *sc)
 		return rc;
 	if (sc->game.duration_ns == 0 && !sc->game.trace[0]) {
 		num_format_duration(sc->game.play_ns, t, sizeof(t));
-		fprintf(f, "# play: %s (the scenario's duration less the 4s "
-			   "lead)\n",
+		fprintf(f,
+			"# play: %s (the scenario's duration less the 4s "
+			"lead)\n",
 			t);
 	}
 	for (unsigned i = 0; i < sc->npredictors; i++) {
@@ -88,8 +89,8 @@ static int print_game(FILE *f, const struct scenario *sc)
 		fprintf(f, "\n[predictor %s]\n", pr->name);
 		print_kv(f, "type", p->name);
 		for (size_t k = 0; k < p->n_params; k++) {
-			if (sc_predictor_value(&pr->par, k, buf,
-					       sizeof(buf)) < 0)
+			if (sc_predictor_value(&pr->par, k, buf, sizeof(buf)) <
+			    0)
 				return -EOVERFLOW;
 			print_kv(f, p->params[k].key, buf);
 		}
@@ -118,9 +119,10 @@ int scenario_print(FILE *f, const struct scenario *sc)
 	}
 
 	print_kv(f, "label", sc->default_label);
-	print_kv(f, "fair", sc->fair == SC_FAIR_AUTO ? "auto"
-			    : sc->fair == SC_FAIR_ON ? "on"
-						     : "off");
+	print_kv(f, "fair",
+		 sc->fair == SC_FAIR_AUTO ? "auto"
+		 : sc->fair == SC_FAIR_ON ? "on"
+					  : "off");
 
 	fputs("\n[capture]\n", f);
 	if ((rc = print_section(f, SS_CAPTURE, &sc->capture)) < 0)

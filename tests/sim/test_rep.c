@@ -374,11 +374,12 @@ Test(sim_rep, refusals_name_the_host)
 		     -EINVAL);
 	cr_assert_not_null(strstr(err, "[host t] role: unknown role 'replay'"),
 			   "%s", err);
-	cr_assert_eq(fx_load_fail(tmp, "ba",
-				  "[scenario]\nname = ba\n[host o]\n"
-				  "role = observer\nargs = --map dust --bots 0\n",
-				  err, sizeof(err)),
-		     -EINVAL);
+	cr_assert_eq(
+		fx_load_fail(tmp, "ba",
+			     "[scenario]\nname = ba\n[host o]\n"
+			     "role = observer\nargs = --map dust --bots 0\n",
+			     err, sizeof(err)),
+		-EINVAL);
 	cr_assert_not_null(strstr(err, "[host o] args: reckon-agent observer: "
 				       "bad --bots (1..64) '0'"),
 			   "%s", err);
