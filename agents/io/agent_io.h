@@ -102,6 +102,11 @@ struct map;
 int agent_map_load(const char *name, struct map *out, char *err,
 		   size_t errlen);
 
+/* The names of the maps agent_map_load finds by name (each once, the
+ * first directory's first): at most max into names; returns how many. */
+#define AGENT_MAP_NAME_MAX 32
+size_t agent_map_names(char (*names)[AGENT_MAP_NAME_MAX], size_t max);
+
 /* The trace of o: the file, or the bot simulation of --map (maps from
  * $RECKON_MAP_DIR, ./scenarios/maps, next to the program). 0 or -errno
  * with the reason in err. */

@@ -94,13 +94,26 @@ int scenario_spec_label(const struct netem_spec *s, char *buf, size_t len)
 
 /* ---- [game] ---- */
 
+/* " (did you mean 'X'?)" over the maps there are, or "". */
+static const char *map_hint(const char *name, char *buf, size_t len)
+{
+	char names[64][AGENT_MAP_NAME_MAX];
+	const char *cands[65];
+	size_t n = agent_map_names(names, 64);
+
+	for (size_t i = 0; i < n; i++)
+		cands[i] = names[i];
+	cands[n] = NULL; /* n == 0: an empty NULL-ended list */
+	return sc_did_you_mean(name, cands, n, buf, len);
+}
+
 void sc_game_check(struct sc_loader *L, const struct sc_section *s,
 		   const int *set)
 {
 	struct sc_game *g = &L->sc->game;
 	int map = set[sk_find(SS_GAME, "map") - sk_keys];
 	int trace = set[sk_find(SS_GAME, "trace") - sk_keys];
-	char err[512];
+	char err[512], dym[SC_NAME_MAX + 32];
 	int rc;
 
 	g->line = s->line;
@@ -123,7 +136,10 @@ void sc_game_check(struct sc_loader *L, const struct sc_section *s,
 			map_free(&m);
 		else
 			sc_report(L, sc_key_line(L, s, "map"), s->name, "map",
-				  "%s", err);
+				  "%s%s", err,
+				  rc == -ENOENT
+					  ? map_hint(g->map, dym, sizeof(dym))
+					  : "");
 		return;
 	}
 	rc = sc_resolve_path(L->path, g->trace_text, g->trace,
