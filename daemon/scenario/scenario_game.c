@@ -755,16 +755,24 @@ void sc_game_finish(struct sc_loader *L)
 		char sec[SC_NAME_MAX + 8], err[256], all[SC_TEXT_MAX];
 		struct sc_words w;
 
-		if (r == NULL)
+		if (!h->role[0])
 			continue;
 		snprintf(sec, sizeof(sec), "host %s", h->name);
+		if (r == NULL && sc->game.present) {
+			sc_report(L, host_line(L, h, "role"), sec, "role",
+				  "role '%s' has no row in the role table "
+				  "(daemon/scenario/scenario_roles.c), so "
+				  "[game] cannot build its options",
+				  h->role);
+			continue;
+		}
 		if (scenario_words_split(h->role, h->args, &w, err,
 					 sizeof(err)) < 0) {
 			sc_report(L, host_line(L, h, "args"), sec, "args", "%s",
 				  err);
 			continue;
 		}
-		if (sc->game.present) {
+		if (r && sc->game.present) {
 			scenario_words_free(&w);
 			if (build(sc, h, r, pidx, nplayers, bits[i], h->built,
 				  sizeof(h->built)) < 0 ||

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "agent_io.h"
 #include "scenario.h"
 #include "scenario_int.h"
 
@@ -76,6 +77,7 @@ void sc_add_host(struct sc_loader *L, struct sc_section *s)
 void sc_check_host(struct sc_loader *L, struct sc_section *s, const int *set)
 {
 	const struct sc_host *h = &L->sc->hosts[s->host];
+	enum shell_role agent_role;
 	const struct sk_key *kr = sk_find(SS_HOST, "role");
 	const struct sk_key *ka = sk_find(SS_HOST, "args");
 	const struct sk_key *ke = sk_find(SS_HOST, "exec");
@@ -92,7 +94,10 @@ void sc_check_host(struct sc_loader *L, struct sc_section *s, const int *set)
 		sc_report(L, sc_key_line(L, s, "args"), s->name, "args",
 			  "args are for reckon-agent; with exec, put the "
 			  "arguments in the command");
-	if (set[kr - sk_keys] && sc_role_find(h->role) == NULL) {
+	/* A role reckon-agent knows but the table lacks runs from its args
+	 * alone (sc_game_finish refuses it a [game]). */
+	if (set[kr - sk_keys] && sc_role_find(h->role) == NULL &&
+	    agent_role_parse(h->role, &agent_role) < 0) {
 		const char *names[16];
 		char dym[SC_NAME_MAX + 32], list[256] = "";
 		size_t n = 0, o = 0;
