@@ -481,7 +481,7 @@ static int build(const struct scenario *sc, const struct sc_host *h,
 		 uint64_t bits, char *buf, size_t len)
 {
 	const struct sc_game *g = &sc->game;
-	char spec[SC_TEXT_MAX], label[SC_NAME_MAX * 2];
+	char spec[SC_TEXT_MAX], label[256];
 	int rc = 0;
 
 	buf[0] = '\0';
