@@ -131,7 +131,6 @@ int sk_parse(const struct sk_key *k, const char *text, void *target, char *err,
 int sk_format(const struct sk_key *k, const void *target, char *buf,
 	      size_t len);
 
-
 /*
  * scenario_lines.c: a line scan of a scenario file that mirrors how
  * iniparser 4.1 reads it (comments, [sections], key = value, backslash
@@ -260,8 +259,8 @@ const char *sc_lp_name(const struct sc_axis *a);
 
 /* Parse value val of parameter p into out (its netem words). Returns 0,
  * or -EINVAL with a reason in err. */
-int sc_lp_parse(unsigned p, const char *val, struct netem_spec *out,
-		char *err, size_t errlen);
+int sc_lp_parse(unsigned p, const char *val, struct netem_spec *out, char *err,
+		size_t errlen);
 
 /* Write parameter p of v (its parsed words) into s. Returns 0, or
  * -EINVAL with a reason when s lacks what p refines. */
@@ -347,8 +346,30 @@ void sc_game_check(struct sc_loader *L, const struct sc_section *s,
 
 /* Read a trace file as the agents would: 0 and its length in *len_ns
  * (when not NULL), or -errno with why in err. */
-int sc_trace_check(const char *path, int64_t *len_ns, char *err,
-		   size_t errlen);
+int sc_trace_check(const char *path, int64_t *len_ns, char *err, size_t errlen);
+
+/* The role of h's row in the table, or NULL (exec, or no row). */
+const struct sc_role *sc_role_of(const struct sc_host *h);
+
+/* The play's length: [game] duration, the trace's, or the scenario's
+ * less the lead; reported when it does not fit. */
+void sc_game_play(struct sc_loader *L);
+
+/* Line of key in h's section, else of its header. */
+int sc_host_line(struct sc_loader *L, const struct sc_host *h, const char *key);
+
+/* h's destinations (to, or the default ones of role r) into h->to. */
+void sc_host_to(struct sc_loader *L, struct sc_host *h,
+		const struct sc_role *r);
+
+/* The players' named bots (bits[i]: host i's, 0 = shared out), checked
+ * across the players. */
+void sc_host_bots(struct sc_loader *L, uint64_t *bits);
+
+/* The run's condition label (one for every agent). snprintf semantics. */
+int sc_run_label(const struct scenario *sc, char *buf, size_t len);
+
+/* scenario_agents.c: the agents' options. */
 
 /* After links and addresses: predictors finished, every role host's
  * options built (with [game]) and parsed by the agent's parser. */
