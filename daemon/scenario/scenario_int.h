@@ -259,8 +259,8 @@ const char *sc_lp_name(const struct sc_axis *a);
 
 /* Parse value val of parameter p into out (its netem words). Returns 0,
  * or -EINVAL with a reason in err. */
-int sc_lp_parse(unsigned p, const char *val, struct netem_spec *out, char *err,
-		size_t errlen);
+int sc_lp_parse(unsigned p, const char *val, struct netem_spec *out,
+		char *err, size_t errlen);
 
 /* Write parameter p of v (its parsed words) into s. Returns 0, or
  * -EINVAL with a reason when s lacks what p refines. */
