@@ -127,9 +127,8 @@ static void section_keys(struct sc_loader *L, struct sc_section *s,
 			sc_schedule_key(L, s->name, key, line, val);
 			continue;
 		}
-		if (s->type == SS_SWEEP &&
-		    (strncmp(key, "link.", 5) == 0 ||
-		     strncmp(key, "predictor.", 10) == 0)) {
+		if (s->type == SS_SWEEP && (strncmp(key, "link.", 5) == 0 ||
+					    strncmp(key, "predictor.", 10) == 0)) {
 			sc_sweep_key(L, s->name, key, line, val);
 			continue;
 		}
