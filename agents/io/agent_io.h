@@ -47,6 +47,9 @@ struct shell_opts {
 	/* predictors, one lane each */
 	struct predict_params lanes[ROLE_MAX_LANES];
 	const char *lane_spec[ROLE_MAX_LANES];
+	/* what results call the lane: the instance name of
+	 * --predictor NAME=TYPE:..., else the predictor's name */
+	char lane_name[ROLE_MAX_LANES][32];
 	size_t n_lanes;
 	/* network */
 	struct sockaddr_in dest[SHELL_MAX_DEST];
@@ -95,6 +98,11 @@ int agent_opts_parse(struct shell_opts *o, int argc, char *argv[],
 
 /* The option summary for usage messages (static text). */
 const char *agent_opts_usage(void);
+
+/* The names of the maps agent_map_load finds by name (each once, the
+ * first directory's first): at most max into names; returns how many. */
+#define AGENT_MAP_NAME_MAX 32
+size_t agent_map_names(char (*names)[AGENT_MAP_NAME_MAX], size_t max);
 
 /* The truth of a run: agent_trace_load, plus the training session of
  * --trend-train / --trend-trace when given, into role_truth_build_trained,

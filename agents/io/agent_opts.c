@@ -7,6 +7,7 @@
  * from the repetition; options override it. Errors come back as text.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -27,8 +28,9 @@ static const char usage_text[] =
 	"S s of\n"
 	"         other play (seed derived from --seed) or from FILE, not "
 	"from this run\n"
-	"lanes:   --predictor NAME[:k=v,k=v] (repeat; lane L uses UDP "
-	"port --port + L)\n"
+	"lanes:   --predictor [INSTANCE=]NAME[:k=v,k=v] (repeat; lane L uses "
+	"UDP\n"
+	"         port --port + L; results name it INSTANCE)\n"
 	"network: --to ADDR[:PORT] (repeat; player: observers or the "
 	"relay; relay: observers)\n"
 	"         --port BASE (47000) --bind ADDR (0.0.0.0) --topology "
@@ -133,11 +135,22 @@ static int parse_double(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
-/* NAME or NAME:k=v,k=v into par. */
-static int parse_predictor(const char *spec, struct predict_params *par,
-			   char *err, size_t errlen)
+/* A lane's instance name: what results call it (CSV- and file-safe). */
+static int lane_name_ok(const char *s, size_t n)
 {
-	char buf[512], *colon, *kv, *save = NULL;
+	if (n == 0 || n >= sizeof(((struct shell_opts *)0)->lane_name[0]))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("._-", s[i]))
+			return 0;
+	return 1;
+}
+
+/* [INSTANCE=]TYPE[:k=v,k=v] into par and name. */
+static int parse_predictor(const char *spec, struct predict_params *par,
+			   char *name, size_t namelen, char *err, size_t errlen)
+{
+	char buf[512], *colon, *eq, *type = buf, *kv, *save = NULL;
 	const struct predictor *p;
 	int rc;
 
@@ -147,9 +160,21 @@ static int parse_predictor(const char *spec, struct predict_params *par,
 	colon = strchr(buf, ':');
 	if (colon)
 		*colon = '\0';
-	p = predict_find(buf);
+	eq = strchr(buf, '=');
+	if (eq) {
+		*eq = '\0';
+		type = eq + 1;
+		if (!lane_name_ok(buf, strlen(buf)))
+			return say(err, errlen,
+				   "--predictor %s: bad instance name '%s' "
+				   "(1 to 31 of letters, digits, '.', '_', "
+				   "'-')",
+				   spec, buf);
+	}
+	p = predict_find(type);
 	if (!p)
-		return say(err, errlen, "unknown predictor '%s'", buf);
+		return say(err, errlen, "unknown predictor '%s'", type);
+	snprintf(name, namelen, "%s", eq ? buf : p->name);
 	predict_params_init(par, p);
 	if (!colon)
 		return 0;
@@ -375,7 +400,9 @@ static int parse_one(struct parse_state *ps, int c, const char *arg)
 	case O_PRED:
 		if (o->n_lanes == ROLE_MAX_LANES)
 			return bad(ps, "--predictor (too many lanes)", arg);
-		if (parse_predictor(arg, &o->lanes[o->n_lanes], ps->err,
+		if (parse_predictor(arg, &o->lanes[o->n_lanes],
+				    o->lane_name[o->n_lanes],
+				    sizeof(o->lane_name[0]), ps->err,
 				    ps->errlen))
 			return -EINVAL;
 		o->lane_spec[o->n_lanes++] = arg;
@@ -481,6 +508,7 @@ static int check(struct parse_state *ps)
 			   "give --geo-origin and --geo-scale together");
 	if (o->n_lanes == 0) {
 		predict_params_init(&o->lanes[0], predict_find("dis"));
+		snprintf(o->lane_name[0], sizeof(o->lane_name[0]), "dis");
 		o->lane_spec[o->n_lanes++] = "dis";
 	}
 	return 0;

@@ -86,7 +86,7 @@ int metrics_write(const struct metrics_table *t)
 			",%.6f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
 			",%.6f,%" PRIu64 "\n",
 			o->host, t->role, o->rep, o->seed, o->condition,
-			o->topology, m->lane, par->p->name, params, m->entity,
+			o->topology, m->lane, o->lane_name[m->lane], params, m->entity,
 			m->sent, m->sent_init, m->datagrams, m->bytes_sent,
 			m->received, m->bytes_received, m->applied, m->stale,
 			m->rejected, m->unmatched, m->frames, m->frames_blind,
@@ -145,7 +145,7 @@ int errcdf_write(const struct shell_opts *o, const struct role_observer *ob)
 			params[0] = '\0';
 		for (size_t k = 0; frames && k < ERRCDF_POINTS; k++)
 			fprintf(f, "%s,%zu,%s,%s,%" PRIu64 ",%.3f,%.6f\n",
-				o->host, l, par->p->name, params, frames,
+				o->host, l, o->lane_name[l], params, frames,
 				(double)k / (ERRCDF_POINTS - 1), q[k]);
 	}
 	return close_rename(f, tmp, path);

@@ -8,6 +8,7 @@
  * gen` does. agent_truth_bind then checks the player's entities against
  * the paths of the truth and spreads --player-index/--players.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -37,47 +38,93 @@ static int say(char *err, size_t len, int rc, const char *fmt, ...)
 	return rc;
 }
 
+/* The directories maps are looked up in, in order: $RECKON_MAP_DIR,
+ * ./scenarios/maps, then next to the program (build tree, install). */
+#define MAP_DIRS 5
+
+static size_t map_dirs(char dirs[MAP_DIRS][PATH_MAX])
+{
+	static const char *const rel[] = {"/../scenarios/maps",
+					  "/../../scenarios/maps",
+					  "/../share/reckon/maps"};
+	char exe[PATH_MAX];
+	size_t n = 0;
+	ssize_t len;
+
+	if (getenv("RECKON_MAP_DIR"))
+		snprintf(dirs[n++], PATH_MAX, "%s", getenv("RECKON_MAP_DIR"));
+	snprintf(dirs[n++], PATH_MAX, "scenarios/maps");
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len <= 0)
+		return n;
+	exe[len] = '\0';
+	if (strrchr(exe, '/'))
+		*strrchr(exe, '/') = '\0';
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++)
+		if ((size_t)snprintf(dirs[n], PATH_MAX, "%s%s", exe, rel[i]) <
+		    PATH_MAX)
+			n++;
+	return n;
+}
+
 FILE *agent_map_open(const char *name, char *path, size_t plen)
 {
-	char exe[PATH_MAX];
-	const char *rel[] = {"/../scenarios/maps", "/../../scenarios/maps",
-			     "/../share/reckon/maps"};
-	ssize_t n;
+	char dirs[MAP_DIRS][PATH_MAX];
+	size_t n;
 	FILE *f;
 
 	if (strchr(name, '/') || strstr(name, ".map")) {
 		snprintf(path, plen, "%s", name);
 		return fopen(path, "r");
 	}
-	if (getenv("RECKON_MAP_DIR")) {
-		snprintf(path, plen, "%s/%s.map", getenv("RECKON_MAP_DIR"),
-			 name);
-		if ((f = fopen(path, "r")))
-			return f;
-	}
-	snprintf(path, plen, "scenarios/maps/%s.map", name);
-	if ((f = fopen(path, "r")))
-		return f;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	if (strrchr(exe, '/'))
-		*strrchr(exe, '/') = '\0';
-	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		snprintf(path, plen, "%s%s/%s.map", exe, rel[i], name);
+	n = map_dirs(dirs);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, plen, "%s/%s.map", dirs[i], name);
 		if ((f = fopen(path, "r")))
 			return f;
 	}
 	return NULL;
 }
 
+size_t agent_map_names(char (*names)[AGENT_MAP_NAME_MAX], size_t max)
+{
+	char dirs[MAP_DIRS][PATH_MAX];
+	size_t nd = map_dirs(dirs), n = 0;
+
+	for (size_t i = 0; i < nd; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *e;
+
+		if (d == NULL)
+			continue;
+		while ((e = readdir(d)) != NULL && n < max) {
+			size_t len = strlen(e->d_name);
+			size_t k;
+
+			if (len <= 4 || strcmp(e->d_name + len - 4, ".map") ||
+			    len - 4 >= AGENT_MAP_NAME_MAX)
+				continue;
+			for (k = 0; k < n; k++)
+				if (strlen(names[k]) == len - 4 &&
+				    !strncmp(names[k], e->d_name, len - 4))
+					break;
+			if (k < n)
+				continue;
+			memcpy(names[n], e->d_name, len - 4);
+			names[n++][len - 4] = '\0';
+		}
+		closedir(d);
+	}
+	return n;
+}
+
 int agent_map_load(const char *name, struct map *out, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 64], why[256] = "";
-	FILE *f = agent_map_open(name, path, sizeof(path));
+	FILE *f;
 	int rc;
 
+	f = agent_map_open(name, path, sizeof(path));
 	if (!f)
 		return say(err, errlen, -ENOENT,
 			   "map '%s' not found (looked in $RECKON_MAP_DIR, "

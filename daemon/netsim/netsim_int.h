@@ -1,8 +1,8 @@
 /*
  * netsim_int.h: what the files of the network simulator share: the event
- * queue (sim_queue.c), the args word splitter (sim_words.c), the simulated
- * links (sim_net.c) and hosts (sim_host.c). The public interface is
- * netsim.h.
+ * queue (sim_queue.c), the simulated links (sim_net.c) and hosts
+ * (sim_host.c). The public interface is netsim.h; hosts split their args
+ * with scenario_words_split (daemon/scenario/scenario_words.c).
  */
 #ifndef RECKON_NETSIM_INT_H
 #define RECKON_NETSIM_INT_H
@@ -52,28 +52,6 @@ int sim_queue_pop(struct sim_queue *q, struct sim_event *out);
 
 /* The earliest event without removing it; NULL when empty. */
 const struct sim_event *sim_queue_peek(const struct sim_queue *q);
-
-/*
- * sim_words.c: a host's args as the words /bin/sh would hand
- * reckon-agent. The emulator runs `exec reckon-agent ROLE ARGS` through
- * sh; the simulator has no shell, so it splits ARGS itself with sh's
- * quoting rules (blanks separate words; '...' is literal; "..." keeps
- * blanks and takes \ before \ " $ ` and newline; \ outside quotes takes
- * the next character) and refuses what only a shell could do (variables,
- * command substitution, redirection, pipes, globs), naming it.
- */
-
-struct sim_words {
-	int argc;
-	char **argv; /* argv[0] is the command name; argv[argc] is NULL */
-	char *buf;   /* storage of the words */
-};
-
-/* Split text into w, with argv[0] = cmd. 0; -EINVAL with the reason in err
- * (unterminated quote, shell syntax); -ENOMEM. */
-int sim_words_split(const char *cmd, const char *text, struct sim_words *w,
-		    char *err, size_t errlen);
-void sim_words_free(struct sim_words *w);
 
 /*
  * sim_net.c: the simulator's network. Every directed pair of hosts is one
@@ -144,7 +122,7 @@ void sim_net_counters(const struct sim_net *n, unsigned src, unsigned dst,
 
 struct sim_host {
 	const struct sc_host *sh;
-	struct sim_words words; /* the option strings of o point here */
+	struct sc_words words; /* the option strings of o point here */
 	struct shell_opts o;
 	uint32_t addr;		     /* IPv4, host byte order */
 	const struct role_truth *tr; /* shared by the run, not owned */

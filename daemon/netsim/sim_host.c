@@ -59,7 +59,7 @@ int sim_host_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 		return -EINVAL;
 	}
 	h->addr = ntohl(a.s_addr);
-	rc = sim_words_split(sh->role, sh->args, &h->words, err, errlen);
+	rc = scenario_words_split(sh->role, sh->args, &h->words, err, errlen);
 	if (rc)
 		return rc;
 	/* what the emulator puts in the environment, then the args */
@@ -85,7 +85,7 @@ int sim_host_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 							 (int64_t)sc->nhosts;
 	return 0;
 fail:
-	sim_words_free(&h->words);
+	scenario_words_free(&h->words);
 	return rc;
 }
 
@@ -317,5 +317,5 @@ void sim_host_free(struct sim_host *h)
 	role_observer_free(h->ob);
 	h->pl = NULL;
 	h->ob = NULL;
-	sim_words_free(&h->words);
+	scenario_words_free(&h->words);
 }

@@ -31,9 +31,9 @@ static int silent_errback(const char *fmt, ...)
 
 static int classify(struct sc_loader *L, const char *name, struct sc_section *s)
 {
-	static const char *const kinds[] = {"scenario", "defaults", "capture",
-					    "host",	"link",	    "schedule",
-					    "sweep",	NULL};
+	static const char *const kinds[] = {
+		"scenario", "defaults", "capture",  "game",  "predictor",
+		"host",	    "link",	"schedule", "sweep", NULL};
 	char w[3][SC_NAME_MAX];
 	char dym[SC_NAME_MAX + 32];
 	unsigned n = sc_split_words(name, w, 3);
@@ -49,10 +49,13 @@ static int classify(struct sc_loader *L, const char *name, struct sc_section *s)
 		return -1;
 	}
 	for (int t = 0; t < SS_COUNT; t++) {
-		const char *k = t == SS_HOST   ? "host"
-				: t == SS_LINK ? "link"
-					       : sk_section_names[t];
-		unsigned want = t == SS_HOST ? 2 : t == SS_LINK ? 3 : 1;
+		const char *k = t == SS_HOST	    ? "host"
+				: t == SS_LINK	    ? "link"
+				: t == SS_PREDICTOR ? "predictor"
+						    : sk_section_names[t];
+		unsigned want = t == SS_HOST || t == SS_PREDICTOR ? 2
+				: t == SS_LINK			  ? 3
+								  : 1;
 		if (strcmp(w[0], k) != 0)
 			continue;
 		s->type = (enum sk_section)t;
@@ -81,6 +84,8 @@ static void *section_target(struct sc_loader *L, struct sc_section *s,
 		return L->sc;
 	case SS_CAPTURE:
 		return &L->sc->capture;
+	case SS_GAME:
+		return &L->sc->game;
 	case SS_HOST:
 		return &L->sc->hosts[s->host];
 	case SS_LINK:
@@ -199,7 +204,9 @@ static void load_sections(struct sc_loader *L)
 		goto out;
 	}
 	if (sk_defaults(SS_SCENARIO, sc) < 0 ||
-	    sk_defaults(SS_CAPTURE, &sc->capture) < 0) {
+	    sk_defaults(SS_DEFAULTS, sc) < 0 ||
+	    sk_defaults(SS_CAPTURE, &sc->capture) < 0 ||
+	    sk_defaults(SS_GAME, &sc->game) < 0) {
 		sc_report(L, 0, NULL, NULL,
 			  "internal error: bad default in the "
 			  "key table");
@@ -214,10 +221,9 @@ static void load_sections(struct sc_loader *L)
 			secs[i].type = SS_COUNT;
 	}
 	/* Keys in dependency order: [schedule] needs the duration. */
-	static const enum sk_section order[] = {SS_SCENARIO, SS_DEFAULTS,
-						SS_CAPTURE,  SS_HOST,
-						SS_LINK,     SS_SCHEDULE,
-						SS_SWEEP};
+	static const enum sk_section order[] = {
+		SS_SCENARIO, SS_DEFAULTS, SS_CAPTURE,  SS_GAME, SS_PREDICTOR,
+		SS_HOST,     SS_LINK,	  SS_SCHEDULE, SS_SWEEP};
 	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
 		for (int i = 0; i < nsec; i++) {
 			struct sc_section *s = &secs[i];
@@ -230,8 +236,19 @@ static void load_sections(struct sc_loader *L)
 								: &lins[i].both;
 				netem_spec_init(p);
 			}
+			unsigned e0 = L->errors;
+			if (s->type == SS_PREDICTOR) {
+				sc_predictor_section(L, s);
+				L->game_errors += L->errors - e0;
+				continue;
+			}
+			if (s->type == SS_GAME)
+				sc->game.present = 1;
 			section_keys(L, s, &lins[i], sset);
-			if (s->type == SS_HOST)
+			if (s->type == SS_GAME) {
+				sc_game_check(L, s, sset);
+				L->game_errors += L->errors - e0;
+			} else if (s->type == SS_HOST)
 				sc_check_host(L, s, sset);
 			else if (s->type == SS_LINK)
 				sc_check_link(L, s, sset, &lins[i]);
@@ -265,6 +282,8 @@ static void load_sections(struct sc_loader *L)
 		sc_default_links(L,
 				 sc_lines_key(&L->lines, "defaults", "link"));
 	sc_sort_changes(sc);
+	sc_game_finish(L);
+	sc_check_results(L);
 	if (sc->sweep)
 		sc_sweep_check(L);
 out:

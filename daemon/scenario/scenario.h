@@ -14,11 +14,14 @@
 #include <stdio.h>
 
 #include "netem.h"
+#include "predict/predict.h"
 
 #define SC_NAME_MAX 32
 #define SC_MAX_HOSTS 64
 #define SC_MAX_LINKS (SC_MAX_HOSTS * (SC_MAX_HOSTS - 1) / 2)
 #define SC_TEXT_MAX 1024
+/* Room for a [link] schedule's statements and a trace file's path. */
+#define SC_SCHED_MAX 512
 
 enum sc_backend { SC_BACKEND_USERSPACE, SC_BACKEND_KERNEL };
 enum sc_mode { SC_MODE_EMULATE, SC_MODE_SIMULATE };
@@ -35,12 +38,52 @@ struct sc_host {
 	 * scenario.md); these keep the text as written, for printing. */
 	char args_text[SC_TEXT_MAX];
 	char exec_text[SC_TEXT_MAX];
+	/* Built from [game] and [predictor] (scenario_game.c): the hosts it
+	 * sends to (to = names; text as written, then indices) and the
+	 * bots it plays (bots = 0-3,5; "" = shared out automatically). */
+	char to_text[SC_TEXT_MAX];
+	char bots_text[SC_TEXT_MAX];
+	unsigned to[SC_MAX_HOSTS], nto;
+	char built[SC_TEXT_MAX]; /* the agent options the sections give */
 	int line;		 /* where the [host] section starts */
 };
 
+/* [game] (docs/scenario.md): the one game every agent plays. */
+enum sc_topology { SC_TOPO_P2P, SC_TOPO_CLIENT_SERVER };
+
+struct sc_game {
+	int present;		/* the file has a [game] section */
+	char map[SC_NAME_MAX];	/* "" with trace */
+	char trace_text[SC_SCHED_MAX]; /* as written */
+	char trace[SC_SCHED_MAX];      /* absolute path, "" = none */
+	unsigned bots;
+	int64_t duration_ns;	/* as written; 0 = fit the scenario's */
+	int64_t play_ns;	/* what the agents play */
+	unsigned tick_hz;
+	enum sc_topology topology;
+	int line;
+};
+
+/* The lead [game] duration leaves by default: the scenario's duration
+ * less this is the play (agents start 0.5 s + 25 ms per host into a
+ * repetition, the observer lingers 1 s, and the rest is margin). */
+#define SC_GAME_LEAD_NS 4000000000LL
+
+/* [predictor NAME]: one predictor instance, its lane in every agent. */
+#define SC_MAX_PREDICTORS 16
+
+struct sc_predictor {
+	char name[SC_NAME_MAX];	 /* the instance: what the summary shows */
+	struct predict_params par; /* type (par.p) and every value */
+	uint32_t set;		 /* bit i: parameter i given in the file */
+	uint32_t fair;		 /* bit i: parameter i from the fair set */
+	int line;
+};
+
+/* [defaults] fair: when the like-for-like settings apply. */
+enum sc_fair { SC_FAIR_AUTO, SC_FAIR_ON, SC_FAIR_OFF };
+
 /* Both directions of one [link A B] section; a is the "forward" source. */
-/* Room for a [link] schedule's statements and a trace file's path. */
-#define SC_SCHED_MAX 512
 
 struct sc_link {
 	unsigned a, b; /* host indices */
@@ -49,6 +92,7 @@ struct sc_link {
 	 * statements as written, or a trace CSV's absolute path; "" = none. */
 	char sched[SC_SCHED_MAX];
 	char trace[SC_SCHED_MAX];
+	char label[SC_NAME_MAX]; /* condition label; "" = from the spec */
 	int line;      /* where the section starts, for messages */
 	int from_defaults; /* made from [defaults] link, not a [link] section */
 };
@@ -146,6 +190,12 @@ struct scenario {
 	 * from_defaults set). */
 	int has_default_link;
 	struct netem_spec default_link;
+	char default_label[SC_NAME_MAX]; /* [defaults] label */
+	enum sc_fair fair;		 /* [defaults] fair */
+
+	struct sc_game game;
+	struct sc_predictor predictors[SC_MAX_PREDICTORS]; /* file order */
+	unsigned npredictors;
 
 	/* [sweep], or NULL when the file has none (owned, freed with sc). */
 	struct sc_sweep *sweep;
@@ -184,6 +234,25 @@ int scenario_expand(const struct scenario *sc, const struct sc_host *h,
 /* scenario_load for a command (scenario_report.c): diagnostics to
  * stderr, other errors as "who: path: reason"; NULL on failure. */
 struct scenario *scenario_load_report(const char *path, const char *who);
+
+/* The words of an args text as /bin/sh would split them (blanks
+ * separate words, '...' is literal, "..." keeps blanks, \ escapes);
+ * text that needs a shell (expansions, lists, redirections, globs) is
+ * refused. argv[0] is cmd; argv[argc] is NULL. 0, -EINVAL with the
+ * reason in err, or -ENOMEM. */
+struct sc_words {
+	int argc;
+	char **argv; /* argv[0] = cmd, argv[argc] = NULL */
+	char *buf;   /* storage of the words */
+};
+int scenario_words_split(const char *cmd, const char *text,
+			 struct sc_words *w, char *err, size_t errlen);
+void scenario_words_free(struct sc_words *w);
+
+/* The condition label of a netem spec: its canonical text with blanks
+ * folded ("delay 50ms 10ms loss 2%" -> "delay50ms-10ms-loss2pct"), or
+ * "none" for no impairment. snprintf semantics. */
+int scenario_spec_label(const struct netem_spec *s, char *buf, size_t len);
 
 /* Index of a host by name, or -1. */
 int scenario_host(const struct scenario *sc, const char *name);

@@ -188,8 +188,8 @@ static int set_kv(const char *s, size_t len, const char *key, const char *val,
 	return o >= outlen ? -E2BIG : 0;
 }
 
-/* Rewrite every "--predictor NAME[:...]" (or --predictor=NAME...) of args
- * to carry key=val. Returns the number of lanes changed or -E2BIG. */
+/* Rewrite every "--predictor NAME[:...]" or "--predictor NAME=TYPE[:...]"
+ * (or --predictor=NAME...) of args to carry key=val. Returns the number of lanes changed or -E2BIG. */
 static int apply_predictor(char *args, size_t cap, const char *name,
 			   const char *key, const char *val)
 {
@@ -221,7 +221,8 @@ static int apply_predictor(char *args, size_t cap, const char *name,
 		len = strcspn(args + start, " \t\n");
 		pos = start + len;
 		if (len < nl || strncmp(args + start, name, nl) != 0 ||
-		    (len > nl && args[start + nl] != ':'))
+		    (len > nl && args[start + nl] != ':' &&
+		     args[start + nl] != '='))
 			continue;
 		rc = set_kv(args + start, len, key, val, lane, sizeof(lane));
 		if (rc < 0 || (rc = splice(args, cap, start, len, lane)) < 0)
@@ -522,8 +523,9 @@ void sc_sweep_check(struct sc_loader *L)
 		if (lanes == 0)
 			sc_report(L, a->line, "sweep", a->key,
 				  "no host runs predictor '%s' (no "
+				  "[predictor %s] section and no "
 				  "'--predictor %s' in any role host's args)",
-				  a->predictor, a->predictor);
+				  a->predictor, a->predictor, a->predictor);
 	}
 	/* Each value of each axis, with the axes before it at their
 	 * longest value and those after it at their first, then every axis

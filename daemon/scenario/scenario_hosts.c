@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "agent_io.h"
 #include "scenario.h"
 #include "scenario_int.h"
 
@@ -75,6 +76,8 @@ void sc_add_host(struct sc_loader *L, struct sc_section *s)
 
 void sc_check_host(struct sc_loader *L, struct sc_section *s, const int *set)
 {
+	const struct sc_host *h = &L->sc->hosts[s->host];
+	enum shell_role agent_role;
 	const struct sk_key *kr = sk_find(SS_HOST, "role");
 	const struct sk_key *ka = sk_find(SS_HOST, "args");
 	const struct sk_key *ke = sk_find(SS_HOST, "exec");
@@ -91,6 +94,34 @@ void sc_check_host(struct sc_loader *L, struct sc_section *s, const int *set)
 		sc_report(L, sc_key_line(L, s, "args"), s->name, "args",
 			  "args are for reckon-agent; with exec, put the "
 			  "arguments in the command");
+	/* A role reckon-agent knows but the table lacks runs from its args
+	 * alone (sc_game_finish refuses it a [game]). */
+	if (set[kr - sk_keys] && sc_role_find(h->role) == NULL &&
+	    agent_role_parse(h->role, &agent_role) < 0) {
+		const char *names[16];
+		char dym[SC_NAME_MAX + 32], list[256] = "";
+		size_t n = 0, o = 0;
+
+		for (const struct sc_role *r = sc_roles; r->name && n < 15;
+		     r++) {
+			names[n++] = r->name;
+			o += (size_t)snprintf(list + o, sizeof(list) - o,
+					      "%s%s", o ? ", " : "", r->name);
+		}
+		names[n] = NULL;
+		sc_report(L, sc_key_line(L, s, "role"), s->name, "role",
+			  "unknown role '%s'%s; roles: %s", h->role,
+			  sc_did_you_mean(h->role, names, 0, dym, sizeof(dym)),
+			  list);
+	}
+	for (size_t k = 0; k < 2; k++) {
+		const char *key = k ? "bots" : "to";
+
+		if (set[sk_find(SS_HOST, key) - sk_keys] && set[ke - sk_keys])
+			sc_report(L, sc_key_line(L, s, key), s->name, key,
+				  "%s is for reckon-agent roles, not exec",
+				  key);
+	}
 }
 
 void sc_assign_addrs(struct sc_loader *L, int subnet_line)

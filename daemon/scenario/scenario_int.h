@@ -54,6 +54,8 @@ enum sk_section {
 	SS_SCENARIO,
 	SS_DEFAULTS,
 	SS_CAPTURE,
+	SS_GAME,
+	SS_PREDICTOR,
 	SS_HOST,
 	SS_LINK,
 	SS_SCHEDULE,
@@ -80,6 +82,14 @@ enum sk_type {
 struct sk_link_in {
 	struct netem_spec fwd, rev, both;
 	char sched[SC_SCHED_MAX], trace[SC_SCHED_MAX];
+	char label[SC_NAME_MAX];
+};
+
+/* Where the keys of a [predictor NAME] section go while it is read: the
+ * type; its parameters are checked against the type's own table
+ * (scenario_game.c). */
+struct sk_pred_in {
+	char type[SC_NAME_MAX];
 };
 
 struct sk_key {
@@ -120,7 +130,6 @@ int sk_parse(const struct sk_key *k, const char *text, void *target, char *err,
 /* The key's value in target in file syntax (snprintf semantics). */
 int sk_format(const struct sk_key *k, const void *target, char *buf,
 	      size_t len);
-
 
 /*
  * scenario_lines.c: a line scan of a scenario file that mirrors how
@@ -174,6 +183,7 @@ struct sc_loader {
 	dictionary *ini;
 	struct scenario *sc;
 	unsigned errors;
+	unsigned game_errors; /* of them, in [game] and [predictor] */
 	int oom;
 	size_t links_cap;
 	size_t changes_cap;
@@ -283,5 +293,89 @@ void sc_sweep_free(struct sc_sweep *sw);
  * link it touches and every predictor against the hosts' arguments, and
  * the grid size. Problems are reported. */
 void sc_sweep_check(struct sc_loader *L);
+
+/* scenario_sched.c: a path relative to the scenario file's directory,
+ * made absolute (realpath). 0 or -errno. */
+int sc_resolve_path(const char *scenario_path, const char *rel, char *out,
+		    size_t len);
+
+/* scenario_predictors.c: [predictor NAME] sections. */
+
+/* One like-for-like setting (docs/comparing.md): a parameter key and the
+ * value every predictor with that key gets, and why. */
+struct sc_fair_setting {
+	const char *key, *value, *why;
+};
+extern const struct sc_fair_setting sc_fair_settings[]; /* NULL-ended */
+
+/* The table of docs/comparing.md: each setting, the registered
+ * predictors it applies to, and why. */
+int scenario_fair_markdown(FILE *f);
+
+/* Read section s (type, then every parameter against the type's table)
+ * into a new instance, or report. */
+void sc_predictor_section(struct sc_loader *L, const struct sc_section *s);
+
+/* After the whole file: file order, and the fair settings applied. */
+void sc_predictors_finish(struct sc_loader *L);
+
+/* The --predictor value of an instance: [NAME=]TYPE[:k=v,...] with the
+ * parameters that differ from the type's defaults. 0 or -E2BIG. */
+int sc_predictor_spec(const struct sc_predictor *pr, char *buf, size_t len);
+
+/* Parameter i of par as text (predict_params_format's). 0 or -errno. */
+int sc_predictor_value(const struct predict_params *par, size_t i, char *buf,
+		       size_t len);
+
+/* scenario_roles.c: the role table. A role a host can take (sc_roles,
+ * NULL-ended). */
+struct sc_role {
+	const char *name;
+	int plays;    /* gets bots and sends updates */
+	int receives; /* a destination of updates */
+	int truth;    /* plays the game (needs [game]'s map or trace) */
+};
+extern const struct sc_role sc_roles[];
+const struct sc_role *sc_role_find(const char *name);
+
+/* scenario_game.c: [game] and the agents' options. */
+
+/* [game] after its keys: map or trace, and either read. */
+void sc_game_check(struct sc_loader *L, const struct sc_section *s,
+		   const int *set);
+
+/* Read a trace file as the agents would: 0 and its length in *len_ns
+ * (when not NULL), or -errno with why in err. */
+int sc_trace_check(const char *path, int64_t *len_ns, char *err, size_t errlen);
+
+/* The role of h's row in the table, or NULL (exec, or no row). */
+const struct sc_role *sc_role_of(const struct sc_host *h);
+
+/* The play's length: [game] duration, the trace's, or the scenario's
+ * less the lead; reported when it does not fit. */
+void sc_game_play(struct sc_loader *L);
+
+/* Line of key in h's section, else of its header. */
+int sc_host_line(struct sc_loader *L, const struct sc_host *h, const char *key);
+
+/* h's destinations (to, or the default ones of role r) into h->to. */
+void sc_host_to(struct sc_loader *L, struct sc_host *h,
+		const struct sc_role *r);
+
+/* The players' named bots (bits[i]: host i's, 0 = shared out), checked
+ * across the players. */
+void sc_host_bots(struct sc_loader *L, uint64_t *bits);
+
+/* The run's condition label (one for every agent). snprintf semantics. */
+int sc_run_label(const struct scenario *sc, char *buf, size_t len);
+
+/* scenario_agents.c: the agents' options. */
+
+/* After links and addresses: predictors finished, every role host's
+ * options built (with [game]) and parsed by the agent's parser. */
+void sc_game_finish(struct sc_loader *L);
+
+/* [scenario] results can be written. */
+void sc_check_results(struct sc_loader *L);
 
 #endif

@@ -13,15 +13,22 @@
 #include "scenario_int.h"
 
 const char *const sk_section_names[SS_COUNT] = {
-	[SS_SCENARIO] = "scenario", [SS_DEFAULTS] = "defaults",
-	[SS_CAPTURE] = "capture",   [SS_HOST] = "host NAME",
-	[SS_LINK] = "link A B",	    [SS_SCHEDULE] = "schedule",
+	[SS_SCENARIO] = "scenario",
+	[SS_DEFAULTS] = "defaults",
+	[SS_CAPTURE] = "capture",
+	[SS_GAME] = "game",
+	[SS_PREDICTOR] = "predictor NAME",
+	[SS_HOST] = "host NAME",
+	[SS_LINK] = "link A B",
+	[SS_SCHEDULE] = "schedule",
 	[SS_SWEEP] = "sweep",
 };
 
 static const char *const backends[] = {"userspace", "kernel", NULL};
 static const char *const modes[] = {"emulate", "simulate", NULL};
 static const char *const seeds[] = {"common", "independent", NULL};
+static const char *const fairs[] = {"auto", "on", "off", NULL};
+static const char *const topologies[] = {"p2p", "client-server", NULL};
 
 #define SEC_NS	       1000000000ULL
 #define F(type, field) offsetof(type, field), sizeof(((type *)0)->field)
@@ -65,6 +72,19 @@ const struct sk_key sk_keys[] = {
 	 F(struct scenario, default_link),
 	 "Spec for both directions of every host pair that has no [link] "
 	 "section. Unset: such pairs pass traffic unimpaired."},
+	{SS_DEFAULTS, "label", SK_NAME, NULL, 0, 0, NULL,
+	 F(struct scenario, default_label),
+	 "Condition label of the results (summary.csv's condition column) "
+	 "for hosts whose link has no label of its own. Unset: the label is "
+	 "the spec of the link a player sends on (or an observer receives "
+	 "on), folded: `delay 50ms 10ms loss 2%` gives "
+	 "`delay50ms-10ms-loss2pct`; `none` when unimpaired."},
+	{SS_DEFAULTS, "fair", SK_ENUM, "auto", 0, 0, fairs,
+	 F(struct scenario, fair),
+	 "When the like-for-like settings (docs/comparing.md) fill the "
+	 "[predictor] parameters a scenario leaves unset: auto, when it "
+	 "compares two or more predictor instances; on, always; off, never "
+	 "(every predictor keeps its own defaults)."},
 
 	{SS_CAPTURE, "enabled", SK_BOOL, "no", 0, 0, NULL,
 	 F(struct sc_capture, enabled),
@@ -83,13 +103,64 @@ const struct sk_key sk_keys[] = {
 	 "Largest pcap file, bytes with optional k, M, G (x1024); 0 is "
 	 "unlimited."},
 
+	{SS_GAME, "map", SK_NAME, NULL, 0, 0, NULL, F(struct sc_game, map),
+	 "Map the bots play (scenarios/maps/NAME.map, or $RECKON_MAP_DIR); "
+	 "checked at load time. Exactly one of map and trace."},
+	{SS_GAME, "trace", SK_TEXT, NULL, 0, 0, NULL,
+	 F(struct sc_game, trace_text),
+	 "A movement trace (docs/trace-format.md; relative to the scenario "
+	 "file) played instead of bots on a map; parsed at load time."},
+	{SS_GAME, "bots", SK_UINT, "8", 1, 64, NULL, F(struct sc_game, bots),
+	 "Number of bots on the map; the players share them out (every "
+	 "N-th bot to each of N players) unless a host names its own."},
+	{SS_GAME, "duration", SK_DURATION, NULL, 1000000000ULL,
+	 7 * 24 * 3600 * SEC_NS, NULL, F(struct sc_game, duration_ns),
+	 "Length of the play. Unset: the scenario's duration less a 4 s "
+	 "lead (agents start 0.5 s + 25 ms per host into a repetition and "
+	 "the observer lingers 1 s after the play)."},
+	{SS_GAME, "tick_hz", SK_UINT, "64", 1, 1000, NULL,
+	 F(struct sc_game, tick_hz),
+	 "Simulation ticks per second of the bots (with map)."},
+	{SS_GAME, "topology", SK_ENUM, "p2p", 0, 0, topologies,
+	 F(struct sc_game, topology),
+	 "p2p: players send to the observers; client-server: players send "
+	 "to a relay host (role = relay), which forwards to the observers. "
+	 "Recorded in every metrics row."},
+
+	{SS_PREDICTOR, "type", SK_NAME, NULL, 0, 0, NULL,
+	 F(struct sk_pred_in, type),
+	 "Registered predictor this instance runs (docs/predictors.md). "
+	 "Default: the section's NAME, so [predictor dis] needs no type; "
+	 "[predictor dis20] with type = dis is a second dis. NAME is what "
+	 "the results show."},
+	{SS_PREDICTOR, "PARAM", SK_TEXT, NULL, 0, 0, NULL, 0, 0,
+	 "Any parameter of the type's own table (docs/predictors.md), "
+	 "checked against it: unknown keys get a suggestion, values their "
+	 "range or choices. Unset parameters take the like-for-like "
+	 "settings when the scenario compares predictors ([defaults] fair), "
+	 "else the predictor's default."},
+
 	{SS_HOST, "role", SK_NAME, NULL, 0, 0, NULL, F(struct sc_host, role),
-	 "reckon-agent role this host runs (passed to reckon-agent, which "
-	 "checks it). Exactly one of role and exec."},
+	 "reckon-agent role this host runs: player (plays bots and sends "
+	 "updates), observer (receives and measures the error) or relay "
+	 "(client-server: forwards players' updates). Exactly one of role "
+	 "and exec."},
+	{SS_HOST, "to", SK_TEXT, NULL, 0, 0, NULL, F(struct sc_host, to_text),
+	 "Hosts this player or relay sends to, by name (blank or comma "
+	 "separated). Default: every observer (players in client-server: "
+	 "every relay)."},
+	{SS_HOST, "bots", SK_TEXT, NULL, 0, 0, NULL,
+	 F(struct sc_host, bots_text),
+	 "Bots this player plays, as ids and ranges (`0-3,6`), each below "
+	 "[game] bots and played by one host only. Unset in every player: "
+	 "the bots are shared out."},
 	{SS_HOST, "args", SK_TEXT, NULL, 0, 0, NULL,
 	 F(struct sc_host, args_text),
-	 "Extra reckon-agent arguments, with {placeholders} expanded. Only "
-	 "with role."},
+	 "Expert escape hatch: more reckon-agent options (agents/io "
+	 "agent_opts.c), with {placeholders} expanded, checked at load "
+	 "time by the agent's own parser. With [game], options the "
+	 "sections set (--map, --predictor, --to ...) are refused here. "
+	 "Only with role."},
 	{SS_HOST, "exec", SK_TEXT, NULL, 0, 0, NULL,
 	 F(struct sc_host, exec_text),
 	 "Any command to run instead of reckon-agent (ping, iperf3, ...), "
@@ -109,6 +180,10 @@ const struct sk_key sk_keys[] = {
 	 "Steps and ramps over both directions' specs, from the start of "
 	 "each repetition: `at 10s delay 100ms; ramp 20s 30s loss 0% 5%` "
 	 "(docs/netem.md). Userspace backend and simulator only."},
+	{SS_LINK, "label", SK_NAME, NULL, 0, 0, NULL,
+	 F(struct sk_link_in, label),
+	 "Condition label of the hosts that talk over this link (see "
+	 "[defaults] label)."},
 	{SS_LINK, "trace", SK_TEXT, NULL, 0, 0, NULL,
 	 F(struct sk_link_in, trace),
 	 "A trace-driven link: a CSV file (relative to the scenario file) "
@@ -142,8 +217,9 @@ const struct sk_key sk_keys[] = {
 	 "The same on one direction (`SRC<DST` is DST to SRC) or, with "
 	 "`SRC<>DST`, both directions of one pair."},
 	{SS_SWEEP, "predictor.NAME.KEY", SK_AXIS, NULL, 0, 0, NULL, 0, 0,
-	 "An axis over parameter KEY of predictor NAME: every host's "
-	 "`--predictor NAME[:k=v,...]` argument gets KEY=value."},
+	 "An axis over parameter KEY of predictor instance NAME (a "
+	 "[predictor NAME] section, or `--predictor NAME` in args): every "
+	 "host's lane of it gets KEY=value."},
 };
 
 const size_t sk_nkeys = sizeof(sk_keys) / sizeof(sk_keys[0]);

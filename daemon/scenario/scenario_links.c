@@ -89,6 +89,7 @@ void sc_check_link(struct sc_loader *L, struct sc_section *s, int *set,
 	l.rev = both ? lin->both : lin->rev;
 	memcpy(l.sched, lin->sched, sizeof(l.sched));
 	memcpy(l.trace, lin->trace, sizeof(l.trace));
+	memcpy(l.label, lin->label, sizeof(l.label));
 	sc_check_link_sched(L, s, &l);
 	push_link(L, &l);
 }

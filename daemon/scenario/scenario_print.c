@@ -43,13 +43,57 @@ static int print_section(FILE *f, enum sk_section sec, const void *target)
 			continue;
 		if (sec == SS_LINK && strcmp(k->name, "both") == 0)
 			continue; /* forward and reverse say it all */
-		if (sec == SS_LINK && k->type == SK_TEXT &&
+		if ((sec == SS_LINK || sec == SS_GAME) &&
+		    (k->type == SK_TEXT || k->type == SK_NAME) &&
 		    *((const char *)target + k->off) == '\0')
-			continue; /* no schedule, no trace */
+			continue; /* no schedule, trace, label, map */
+		if (k->size == 0)
+			continue; /* a pattern row (PARAM) */
+		if (k->type == SK_DURATION && k->def == NULL &&
+		    *(const int64_t *)(const void *)((const char *)target +
+						     k->off) == 0) {
+			print_kv(f, k->name, ""); /* unset */
+			continue;
+		}
 		int n = sk_format(k, target, buf, sizeof(buf));
 		if (n < 0 || (size_t)n >= sizeof(buf))
 			return -EOVERFLOW;
 		print_kv(f, k->name, buf);
+	}
+	return 0;
+}
+
+/* [game] (when the file has one) and every [predictor] with all of its
+ * parameters: the canonical form fixes what the fair settings filled. */
+static int print_game(FILE *f, const struct scenario *sc)
+{
+	char buf[64], t[32];
+	int rc;
+
+	if (!sc->game.present)
+		return 0;
+	fputs("\n[game]\n", f);
+	if ((rc = print_section(f, SS_GAME, &sc->game)) < 0)
+		return rc;
+	if (sc->game.duration_ns == 0 && !sc->game.trace[0]) {
+		num_format_duration(sc->game.play_ns, t, sizeof(t));
+		fprintf(f,
+			"# play: %s (the scenario's duration less the 4s "
+			"lead)\n",
+			t);
+	}
+	for (unsigned i = 0; i < sc->npredictors; i++) {
+		const struct sc_predictor *pr = &sc->predictors[i];
+		const struct predictor *p = pr->par.p;
+
+		fprintf(f, "\n[predictor %s]\n", pr->name);
+		print_kv(f, "type", p->name);
+		for (size_t k = 0; k < p->n_params; k++) {
+			if (sc_predictor_value(&pr->par, k, buf, sizeof(buf)) <
+			    0)
+				return -EOVERFLOW;
+			print_kv(f, p->params[k].key, buf);
+		}
 	}
 	return 0;
 }
@@ -74,15 +118,25 @@ int scenario_print(FILE *f, const struct scenario *sc)
 		print_kv(f, "link", "");
 	}
 
+	print_kv(f, "label", sc->default_label);
+	print_kv(f, "fair",
+		 sc->fair == SC_FAIR_AUTO ? "auto"
+		 : sc->fair == SC_FAIR_ON ? "on"
+					  : "off");
+
 	fputs("\n[capture]\n", f);
 	if ((rc = print_section(f, SS_CAPTURE, &sc->capture)) < 0)
+		return rc;
+	if ((rc = print_game(f, sc)) < 0)
 		return rc;
 
 	for (unsigned i = 0; i < sc->nhosts; i++) {
 		const struct sc_host *h = &sc->hosts[i];
 		fprintf(f, "\n[host %s]\n# index %u, address %s\n", h->name,
 			h->index, h->addr);
-		if (strcmp(h->args, h->args_text) != 0)
+		if (h->built[0])
+			fprintf(f, "# agent options: %s\n", h->args);
+		else if (strcmp(h->args, h->args_text) != 0)
 			fprintf(f, "# args expand to: %s\n", h->args);
 		if (strcmp(h->exec, h->exec_text) != 0)
 			fprintf(f, "# exec expands to: %s\n", h->exec);
@@ -100,6 +154,7 @@ int scenario_print(FILE *f, const struct scenario *sc)
 		in.rev = l->rev;
 		memcpy(in.sched, l->sched, sizeof(in.sched));
 		memcpy(in.trace, l->trace, sizeof(in.trace));
+		memcpy(in.label, l->label, sizeof(in.label));
 		fprintf(f, "\n[link %s %s]\n", sc->hosts[l->a].name,
 			sc->hosts[l->b].name);
 		if ((rc = print_section(f, SS_LINK, &in)) < 0)

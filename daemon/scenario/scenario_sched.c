@@ -87,9 +87,8 @@ int scenario_link_schedule(const struct sc_link *l, struct netem_sched **out,
 	return rc;
 }
 
-/* The trace path relative to the scenario file's directory, absolute. */
-static int resolve_trace(const char *scenario_path, const char *trace,
-			 char *out, size_t len)
+int sc_resolve_path(const char *scenario_path, const char *trace, char *out,
+		    size_t len)
 {
 	char joined[PATH_MAX], dir[PATH_MAX];
 	int n;
@@ -127,7 +126,7 @@ void sc_check_link_sched(struct sc_loader *L, const struct sc_section *s,
 	if (l->trace[0]) {
 		char abs[SC_SCHED_MAX];
 
-		rc = resolve_trace(L->path, l->trace, abs, sizeof(abs));
+		rc = sc_resolve_path(L->path, l->trace, abs, sizeof(abs));
 		if (rc < 0) {
 			sc_report(L, sc_key_line(L, s, "trace"), s->name,
 				  "trace", "%s: %s", l->trace, strerror(-rc));

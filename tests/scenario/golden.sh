@@ -21,8 +21,10 @@ update=${RECKON_UPDATE_GOLDEN:-0}
 fail=0
 checked=0
 
-# compare GOT EXPECTED LABEL
+# compare GOT EXPECTED LABEL (the source directory, which absolute trace
+# paths name, is written SRC in the .expected files)
 compare() {
+	sed -i "s|$src/|SRC/|g" "$1"
 	if [ "$update" = 1 ]; then
 		cp "$1" "$2"
 		return

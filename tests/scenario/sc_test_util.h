@@ -59,6 +59,8 @@ static inline void sc_assert_same(const struct scenario *a,
 		cr_assert_str_eq(x->exec_text, y->exec_text);
 		cr_assert_str_eq(x->addr, y->addr);
 		cr_assert_eq(x->index, y->index);
+		cr_assert_str_eq(x->built, y->built);
+		cr_assert_eq(x->nto, y->nto);
 	}
 	cr_assert_eq(a->nlinks, b->nlinks);
 	for (unsigned i = 0; i < a->nlinks; i++) {
@@ -68,6 +70,7 @@ static inline void sc_assert_same(const struct scenario *a,
 		cr_assert_eq(x->from_defaults, y->from_defaults);
 		cr_assert(netem_spec_equal(&x->fwd, &y->fwd), "link %u fwd", i);
 		cr_assert(netem_spec_equal(&x->rev, &y->rev), "link %u rev", i);
+		cr_assert_str_eq(x->label, y->label);
 	}
 	cr_assert_eq(a->nchanges, b->nchanges);
 	for (unsigned i = 0; i < a->nchanges; i++) {
@@ -82,6 +85,24 @@ static inline void sc_assert_same(const struct scenario *a,
 	cr_assert_eq(a->capture.after, b->capture.after);
 	cr_assert_eq(a->capture.snaplen, b->capture.snaplen);
 	cr_assert_eq(a->capture.max_bytes, b->capture.max_bytes);
+	cr_assert_str_eq(a->default_label, b->default_label);
+	cr_assert_eq(a->game.present, b->game.present);
+	cr_assert_str_eq(a->game.map, b->game.map);
+	cr_assert_str_eq(a->game.trace, b->game.trace);
+	cr_assert_eq(a->game.bots, b->game.bots);
+	cr_assert_eq(a->game.play_ns, b->game.play_ns);
+	cr_assert_eq(a->game.tick_hz, b->game.tick_hz);
+	cr_assert_eq(a->game.topology, b->game.topology);
+	cr_assert_eq(a->npredictors, b->npredictors);
+	for (unsigned i = 0; i < a->npredictors; i++) {
+		const struct sc_predictor *x = &a->predictors[i],
+					  *y = &b->predictors[i];
+		cr_assert_str_eq(x->name, y->name);
+		cr_assert_eq(x->par.p, y->par.p);
+		for (size_t k = 0; k < x->par.p->n_params; k++)
+			cr_assert_eq(x->par.v[k], y->par.v[k], "%s %s",
+				     x->name, x->par.p->params[k].key);
+	}
 	cr_assert_eq(a->has_default_link, b->has_default_link);
 	if (a->has_default_link)
 		cr_assert(netem_spec_equal(&a->default_link, &b->default_link));

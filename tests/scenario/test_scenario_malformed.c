@@ -79,11 +79,11 @@ Test(malformed, every_error_is_reported_in_file_order)
 Test(malformed, syntax_errors_have_line_numbers_and_no_iniparser_noise)
 {
 	char path[64];
-	struct sc_diag d = load_bad("[host a]\nexec = true\n\nnot a key\n"
-				    "role \\\n= x\n[unclosed\n",
+	struct sc_diag d = load_bad("[host a]\n; no key yet\n\nnot a key\n"
+				    "exec \\\n= true\n[unclosed\n",
 				    path, sizeof(path));
 
-	/* the continuation joins lines 5-6 into "role = x", which is fine */
+	/* the continuation joins lines 5-6 into "exec = true", which is fine */
 	cr_assert_eq(d.n, 2);
 	cr_assert(has(&d, path, 4, "syntax error"));
 	cr_assert(has(&d, path, 7, "syntax error"));
@@ -98,15 +98,15 @@ Test(malformed, long_lines_keys_outside_sections_and_names)
 	strcpy(text, "seed = 1\n[host a]\nexec = ");
 	memset(text + strlen(text), 'x', 2000);
 	strcpy(text + strlen("seed = 1\n[host a]\nexec = ") + 2000,
-	       "\n[host Bad.Name]\nrole = x\n[host a:b]\nrole = y\n");
+	       "\n[host Bad.Name]\nexec = true\n[host a:b]\nexec = true\n");
 	struct sc_diag d = load_bad(text, path, sizeof(path));
 	cr_assert(has(&d, path, 1, "key outside any [section]"));
 	cr_assert(has(&d, path, 3, "line too long"));
 	sc_diag_free(&d);
 	free(text);
 
-	d = load_bad("[host Bad.Name]\nrole = x\n[host ok]\nrole = y\n"
-		     "[host a b]\nrole = z\n",
+	d = load_bad("[host Bad.Name]\nexec = true\n[host ok]\nexec = true\n"
+		     "[host a b]\nexec = true\n",
 		     path, sizeof(path));
 	cr_assert(has(&d, path, 1, "host name 'bad.name'"));
 	cr_assert(has(&d, path, 5, "expected [host NAME]"));
@@ -117,8 +117,8 @@ Test(malformed, too_many_hosts_for_the_subnet)
 {
 	char path[64];
 	struct sc_diag d = load_bad("[scenario]\nsubnet = 10.0.0.0/30\n"
-				    "[host a]\nrole = x\n[host b]\nrole = x\n"
-				    "[host c]\nrole = x\n",
+				    "[host a]\nexec = true\n[host b]\nexec = true\n"
+				    "[host c]\nexec = true\n",
 				    path, sizeof(path));
 	cr_assert(has(&d, path, 2, "has room for 2 hosts, the scenario has 3"));
 	sc_diag_free(&d);
@@ -170,7 +170,7 @@ Test(malformed, mutated_files_never_crash)
 	static const char base[] =
 		"[scenario]\nname = f\nseed = 9\nduration = 20s\n"
 		"subnet = 10.9.0.0/24\n[defaults]\nlink = delay 1ms\n"
-		"[host a]\nrole = bot\nargs = --peer {addr:b}\n"
+		"[host a]\nrole = player\nargs = --map dust --bots 2 --duration 5 --to {addr:b}\n"
 		"[host b]\nexec = \"sh -c 'x; y'\"\n"
 		"[link a b]\nforward = delay 10ms 2ms loss 1%\n"
 		"[schedule]\nat 5s a<>b = delay 20ms\n"

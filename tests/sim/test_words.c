@@ -1,6 +1,6 @@
 /*
  * test_words.c: how the simulator splits a host's args into words
- * (daemon/netsim/sim_words.c): the same words /bin/sh would pass reckon-agent
+ * (daemon/scenario/scenario_words.c): the same words /bin/sh would pass reckon-agent
  * for blanks, quotes and backslashes, and a clear refusal for what only
  * a shell could do.
  */
@@ -12,10 +12,10 @@
 
 static void expect(const char *text, int n, const char *const *want)
 {
-	struct sim_words w;
+	struct sc_words w;
 	char err[256] = "";
 
-	cr_assert_eq(sim_words_split("player", text, &w, err, sizeof(err)), 0,
+	cr_assert_eq(scenario_words_split("player", text, &w, err, sizeof(err)), 0,
 		     "'%s': %s", text, err);
 	cr_assert_eq(w.argc, n + 1, "'%s': %d words", text, w.argc - 1);
 	cr_assert_str_eq(w.argv[0], "player");
@@ -23,7 +23,7 @@ static void expect(const char *text, int n, const char *const *want)
 		cr_assert_str_eq(w.argv[i + 1], want[i], "'%s' word %d", text,
 				 i);
 	cr_assert_null(w.argv[w.argc]);
-	sim_words_free(&w);
+	scenario_words_free(&w);
 }
 
 Test(sim_words, blanks)
@@ -57,10 +57,10 @@ Test(sim_words, backslash)
 
 static void refused(const char *text, const char *needle)
 {
-	struct sim_words w = {0};
+	struct sc_words w = {0};
 	char err[256] = "";
 
-	cr_assert_eq(sim_words_split("player", text, &w, err, sizeof(err)),
+	cr_assert_eq(scenario_words_split("player", text, &w, err, sizeof(err)),
 		     -EINVAL, "'%s' was accepted", text);
 	cr_assert(strstr(err, needle) != NULL, "'%s': message '%s'", text, err);
 	cr_assert_null(w.argv);

@@ -20,10 +20,11 @@
 
 #define HOSTS                                                                  \
 	"[scenario]\nname = t\nduration = 10s\nseed = 7\n"                     \
-	"[host p1]\nrole = player\nargs = --predictor dis:pos_threshold=20 "   \
+	"[host p1]\nrole = player\nargs = --map dust "                         \
+	"--predictor dis:pos_threshold=20 "                                    \
 	"--predictor led:eta_min=5,eta_max=35 --to {addr:obs} --condition "    \
 	"c0\n"                                                                 \
-	"[host obs]\nrole = observer\nargs = --predictor dis "                 \
+	"[host obs]\nrole = observer\nargs = --map dust --predictor dis "      \
 	"--predictor=led:eta_min=5\n"                                          \
 	"[host x]\nexec = sleep 1\n"
 
@@ -175,15 +176,16 @@ Test(sweep_axes, predictor_axis_rewrites_every_lane_of_that_predictor)
 
 	cr_assert_eq(scenario_sweep_apply(sc, 3, &pt), 0);
 	cr_assert_str_eq(pt->hosts[0].args,
-			 "--predictor dis:pos_threshold=20 --predictor "
-			 "led:eta_min=5,eta_max=50 --to 10.77.0.2 "
+			 "--map dust --predictor dis:pos_threshold=20 "
+			 "--predictor led:eta_min=5,eta_max=50 --to 10.77.0.2 "
 			 "--condition delay=100ms");
 	cr_assert_str_eq(pt->hosts[1].args,
-			 "--predictor dis --predictor=led:eta_min=5,eta_max=50 "
+			 "--map dust --predictor dis "
+			 "--predictor=led:eta_min=5,eta_max=50 "
 			 "--condition delay=100ms");
 	cr_assert_str_eq(pt->hosts[0].args_text,
-			 "--predictor dis:pos_threshold=20 --predictor "
-			 "led:eta_min=5,eta_max=50 --to {addr:obs} "
+			 "--map dust --predictor dis:pos_threshold=20 "
+			 "--predictor led:eta_min=5,eta_max=50 --to {addr:obs} "
 			 "--condition delay=100ms");
 	cr_assert_str_eq(pt->hosts[2].exec, "sleep 1", "exec hosts untouched");
 	scenario_free(pt);

@@ -1,21 +1,28 @@
 /*
- * sim_words.c: sh-style word splitting of a host's args for the simulator
- * (see netsim_int.h). One pass over the text writes the unquoted words
- * into a buffer no longer than the text; argv points into it.
+ * scenario_words.c: a host's args as the words /bin/sh would hand
+ * reckon-agent. The emulator runs `exec reckon-agent ROLE ARGS` through
+ * sh; the simulator and `reckond -n` (which checks the args with the
+ * agent's own option parser) have no shell, so they split ARGS here with
+ * sh's quoting rules (blanks separate words; '...' is literal; "..."
+ * keeps blanks and takes \ before \ " $ ` and newline; \ outside quotes
+ * takes the next character) and refuse what only a shell could do
+ * (variables, command substitution, redirection, pipes, globs), naming
+ * it. One pass writes the unquoted words into a buffer no longer than
+ * the text; argv points into it.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "netsim_int.h"
+#include "scenario.h"
 
 static int refuse(char *err, size_t errlen, const char *what, char c)
 {
 	if (err && errlen)
 		snprintf(err, errlen,
-			 "'%c' (%s) needs a shell; the simulator only splits "
-			 "words and quotes",
+			 "'%c' (%s) needs a shell; args are split into "
+			 "words and quotes only",
 			 c, what);
 	return -EINVAL;
 }
@@ -48,7 +55,7 @@ static const char *shell_meaning(char c)
 	return NULL;
 }
 
-int sim_words_split(const char *cmd, const char *text, struct sim_words *w,
+int scenario_words_split(const char *cmd, const char *text, struct sc_words *w,
 		    char *err, size_t errlen)
 {
 	size_t len = strlen(text), cap = len / 2 + 3, n = 1, o = 0;
@@ -148,7 +155,7 @@ fail:
 	return rc;
 }
 
-void sim_words_free(struct sim_words *w)
+void scenario_words_free(struct sc_words *w)
 {
 	free(w->argv);
 	free(w->buf);
