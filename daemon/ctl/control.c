@@ -254,9 +254,7 @@ static void ctl_accept(evutil_socket_t lfd, short what, void *arg)
 	if (fd < 0)
 		return;
 	if (!peer_allowed(fd)) {
-		static const char msg[] = "error
-permission denied
-";
+		static const char msg[] = "error\npermission denied\n";
 
 		ctl->rejected++;
 		write_all(fd, msg, sizeof(msg) - 1);

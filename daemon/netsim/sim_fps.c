@@ -77,7 +77,7 @@ int sim_fps_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 	f->server_host = -1;
 	for (int p = 0; p < LC_MAX_PLAYERS; p++)
 		f->peer[p] = -1;
-	rc = sim_words_split(sh->role, sh->args, &h->words, err, errlen);
+	rc = scenario_words_split(sh->role, sh->args, &h->words, err, errlen);
 	if (rc)
 		return rc;
 	fps_opts_init(&f->o, server);

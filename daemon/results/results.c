@@ -103,8 +103,7 @@ int results_commit(FILE *f, const char *tmp, const char *path)
 		return err;
 	}
 	if (rename(tmp, path) < 0) {
-		int err = -errno;
-
+		err = -errno;
 		unlink(tmp);
 		return err;
 	}
