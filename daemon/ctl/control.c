@@ -1,10 +1,10 @@
 /*
  * control.c: the control socket on both sides. The server accepts on a
- * libevent listener, refuses (and counts) a peer whose SO_PEERCRED uid is
- * neither its own nor root, reads one request line per connection (at
- * most CONTROL_LINE_MAX bytes, within 5 s, else the connection is dropped
- * and counted), hands it to the daemon's handler, writes "ok"/"error",
- * the body, and closes. Connections still open when the server closes are
+ * libevent listener, reads one request line per connection (at most
+ * CONTROL_LINE_MAX bytes, within 5 s, else the connection is dropped and
+ * counted), refuses (and counts) it when the peer's SO_PEERCRED uid is
+ * neither its own nor root, else hands it to the daemon's handler; writes
+ * "ok"/"error", the body, and closes. Connections still open when the server closes are
  * freed with it. The client connects, writes the line, shuts down its
  * write side and reads to EOF.
  */
@@ -31,6 +31,7 @@ struct control {
 	control_handler fn;
 	void *arg;
 	unsigned long rejected; /* over-long, timed-out or foreign requests */
+	long unmapped_uid;	/* peers' uid outside our user namespace, or -1 */
 	struct conn *conns;	/* open connections */
 };
 
@@ -39,6 +40,7 @@ struct conn {
 	struct conn *next, **pprev; /* in ctl->conns */
 	struct event *ev;
 	int fd;
+	int foreign; /* refused once its request is read (peer_allowed) */
 	size_t len;
 	char line[CONTROL_LINE_MAX + 1];
 };
@@ -173,7 +175,15 @@ static void conn_answer(struct conn *c)
 	struct timeval tv = {.tv_sec = 2};
 	int rc, fl;
 
-	rc = c->ctl->fn(c->ctl->arg, c->line, &r);
+	/* a refused peer still has its request read, so that closing does
+	 * not reset the connection before it reads why */
+	if (c->foreign) {
+		c->ctl->rejected++;
+		ctl_reply_printf(&r, "permission denied\n");
+		rc = -EPERM;
+	} else {
+		rc = c->ctl->fn(c->ctl->arg, c->line, &r);
+	}
 	/* Reply with a blocking write bounded by a send timeout: replies are
 	 * small and the client is waiting for them. */
 	fl = fcntl(c->fd, F_GETFL);
@@ -231,15 +241,43 @@ static void conn_read(evutil_socket_t fd, short what, void *arg)
 
 /* Only our own user and root may drive the daemon: the socket's mode
  * already says so, and the peer's credentials are checked as well, for a
- * socket whose directory or mode someone else changed. */
-static int peer_allowed(int fd)
+ * socket whose directory or mode someone else changed. A daemon in its
+ * own user namespace (reckond as a normal user) sees root outside it as
+ * the overflow uid, so that uid is let through there: only root can pass
+ * the 0600 mode without being our user. */
+static int peer_allowed(const struct control *ctl, int fd)
 {
 	struct ucred cr;
 	socklen_t len = sizeof(cr);
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
 		return 0;
-	return cr.uid == geteuid() || cr.uid == 0;
+	return cr.uid == geteuid() || cr.uid == 0 ||
+	       (long)cr.uid == ctl->unmapped_uid;
+}
+
+/* The overflow uid when we run in a user namespace of our own (its uid
+ * map is not the identity of the initial namespace), else -1. */
+static long unmapped_uid(void)
+{
+	unsigned long in, out, count;
+	long uid = 65534;
+	FILE *f = fopen("/proc/self/uid_map", "r");
+	int n;
+
+	if (f == NULL)
+		return -1;
+	n = fscanf(f, "%lu %lu %lu", &in, &out, &count);
+	fclose(f);
+	if (n == 3 && in == 0 && out == 0 && count == 4294967295UL)
+		return -1;
+	f = fopen("/proc/sys/kernel/overflowuid", "r");
+	if (f != NULL) {
+		if (fscanf(f, "%ld", &uid) != 1)
+			uid = 65534;
+		fclose(f);
+	}
+	return uid;
 }
 
 static void ctl_accept(evutil_socket_t lfd, short what, void *arg)
@@ -253,14 +291,6 @@ static void ctl_accept(evutil_socket_t lfd, short what, void *arg)
 	fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (!peer_allowed(fd)) {
-		static const char msg[] = "error\npermission denied\n";
-
-		ctl->rejected++;
-		write_all(fd, msg, sizeof(msg) - 1);
-		close(fd);
-		return;
-	}
 	c = calloc(1, sizeof(*c));
 	if (c == NULL) {
 		close(fd);
@@ -268,6 +298,7 @@ static void ctl_accept(evutil_socket_t lfd, short what, void *arg)
 	}
 	c->ctl = ctl;
 	c->fd = fd;
+	c->foreign = !peer_allowed(ctl, fd);
 	c->ev = event_new(ctl->base, fd, EV_READ | EV_PERSIST, conn_read, c);
 	if (c->ev == NULL || event_add(c->ev, &tv) < 0) {
 		if (c->ev != NULL)
@@ -333,6 +364,7 @@ int control_open(struct event_base *base, const char *path, control_handler fn,
 	ctl->fd = fd;
 	ctl->fn = fn;
 	ctl->arg = arg;
+	ctl->unmapped_uid = unmapped_uid();
 	snprintf(ctl->path, sizeof(ctl->path), "%s", path);
 	ctl->listen_ev =
 		event_new(base, fd, EV_READ | EV_PERSIST, ctl_accept, ctl);
