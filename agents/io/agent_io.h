@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "predict/predict.h"
 #include "role/role.h"
@@ -59,6 +60,8 @@ struct shell_opts {
 	/* observer */
 	double threshold;
 	double linger_s;
+	/* per-frame samples for `reckonctl view`, Hz (0: none) */
+	double samples_hz;
 	/* relay: seconds after t0 to stop (0: when signalled) */
 	double stop_s;
 	/* run context */
@@ -134,6 +137,40 @@ int rejects_write(const struct shell_opts *o,
 #define ERRCDF_POINTS 201
 struct role_observer;
 int errcdf_write(const struct shell_opts *o, const struct role_observer *ob);
+
+/* Write RUN_DIR/WHAT-HOST.csv through a temporary file: open it (path
+ * gets the final name, tmp the temporary one), then commit (flush, fsync,
+ * rename; the temporary file is removed on failure). 0 or -errno. */
+int agent_csv_open(const struct shell_opts *o, const char *what, char *path,
+		   size_t plen, char *tmp, size_t tlen, FILE **f);
+int agent_csv_commit(FILE *f, const char *tmp, const char *path);
+
+/* The viewer's recording (--samples HZ, observer; docs/viewer.md):
+ * frames-HOST.csv (displayed and true position of every lane and entity,
+ * decimated to HZ), arrivals-HOST.csv (every update of a known entity
+ * that arrived) and, when a lane runs led reckoning, grid-HOST.csv (the
+ * trend maps). view_rec_open gives *out = NULL when o asks for nothing;
+ * view_rec_hook points the observer's callbacks at the recorder, which
+ * must outlive the observer; view_rec_close commits the files (commit
+ * != 0) or removes them, frees, and returns the first error met. */
+struct view_rec;
+struct role_observer_cfg;
+int view_rec_open(const struct shell_opts *o, const struct role_truth *tr,
+		  struct view_rec **out);
+void view_rec_hook(struct view_rec *r, struct role_observer_cfg *c);
+int view_rec_close(struct view_rec *r, int commit);
+
+/* Write a uniform grid as rows of RUN_DIR/grid-HOST.csv (docs/viewer.md):
+ * one row per cell with a value. Used for led trend maps; any predictor
+ * host with a grid (AntReckoning's pheromones) can write the same rows. */
+struct view_grid {
+	const char *name, *kind; /* kind: "trend" or "pheromone" */
+	double x0, y0, x1, y1;
+	int nx, ny;
+};
+void view_grid_header(FILE *f);
+void view_grid_cell(FILE *f, const struct view_grid *g, int ix, int iy,
+		    double value, double u, double v);
 
 /* The relay's metric row of lane i (what shell and simulator write). */
 struct role_relay;

@@ -34,7 +34,7 @@ static const char usage_text[] =
 	"         --port BASE (47000) --bind ADDR (0.0.0.0) --topology "
 	"p2p|client-server\n"
 	"player:  --entities ID,ID,... | --player-index I --players N\n"
-	"observer: --threshold U (20) --linger S (1)\n"
+	"observer: --threshold U (20) --linger S (1) --samples HZ (0: none)\n"
 	"relay:   --stop-after S (seconds after t0; default: until "
 	"signalled)\n"
 	"run:     --run-dir DIR --host NAME --start-ns NS|+MS --seed S "
@@ -281,6 +281,7 @@ enum {
 	O_COND,
 	O_TRAIN,
 	O_TRAIN_TRACE,
+	O_SAMPLES,
 };
 
 static const struct option opts[] = {
@@ -308,6 +309,7 @@ static const struct option opts[] = {
 	{"condition", required_argument, NULL, O_COND},
 	{"trend-train", required_argument, NULL, O_TRAIN},
 	{"trend-trace", required_argument, NULL, O_TRAIN_TRACE},
+	{"samples", required_argument, NULL, O_SAMPLES},
 	{NULL, 0, NULL, 0},
 };
 
@@ -435,6 +437,10 @@ static int parse_one(struct parse_state *ps, int c, const char *arg)
 		return 0;
 	case O_COND:
 		o->condition = arg;
+		return 0;
+	case O_SAMPLES:
+		if (parse_double(arg, 0, 1000, &o->samples_hz))
+			return bad(ps, "--samples (Hz, 0..1000)", arg);
 		return 0;
 	}
 	return say(ps->err, ps->errlen, "unknown option");

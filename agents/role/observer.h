@@ -31,6 +31,19 @@ struct role_frame {
 	double err; /* |shown - truth|, u */
 };
 
+/* One update that arrived for a known entity of the lane, with what the
+ * observer did with it: 0 applied, -ENOENT no path at its send time,
+ * -ESTALE older than the newest, -EINVAL refused by the receiver. */
+struct role_arrival {
+	uint16_t lane;
+	uint32_t entity;
+	uint32_t seq;	 /* the PDU's sequence number per (entity, lane) */
+	int64_t send_ns; /* the state's time */
+	int64_t recv_ns; /* arrival */
+	double pos[3];	 /* the position the update carries */
+	int result;
+};
+
 struct role_observer_cfg {
 	const struct role_truth *truth; /* must outlive the observer */
 	const struct predict_params *lanes;
@@ -39,6 +52,9 @@ struct role_observer_cfg {
 	/* optional: called for every error sample, in frame order */
 	void (*on_frame)(void *arg, const struct role_frame *f);
 	void *frame_arg;
+	/* optional: called for every update of a known entity, on arrival */
+	void (*on_arrival)(void *arg, const struct role_arrival *a);
+	void *arrival_arg;
 };
 
 struct role_observer;

@@ -146,6 +146,13 @@ int sim_host_start(struct sim_host *h, const struct role_truth *tr,
 			.threshold = o->threshold,
 		};
 
+		rc = view_rec_open(o, tr, &h->vr);
+		if (rc) {
+			snprintf(err, errlen, "--samples files in %s: %s",
+				 o->run_dir, strerror(-rc));
+			return rc;
+		}
+		view_rec_hook(h->vr, &c);
 		rc = role_observer_new(&c, &h->ob);
 		if (rc == 0)
 			rel = role_observer_next(h->ob);
@@ -258,7 +265,7 @@ int sim_host_finish(struct sim_host *h, int64_t now, int stopped)
 	struct reckon_espdu_counters c[ROLE_MAX_LANES];
 	uint64_t foreign[ROLE_MAX_LANES] = {0};
 	const struct shell_opts *o = &h->o;
-	int err;
+	int err, rc;
 
 	if (h->done)
 		return h->status ? -EIO : 0;
@@ -277,6 +284,10 @@ int sim_host_finish(struct sim_host *h, int64_t now, int stopped)
 			err = rejects_write(o, c, foreign, o->n_lanes);
 		if (!err)
 			err = errcdf_write(o, h->ob);
+		rc = view_rec_close(h->vr, !err);
+		h->vr = NULL;
+		if (!err)
+			err = rc;
 		if (!err && all_unmatched(h)) {
 			snprintf(h->warn, sizeof(h->warn),
 				 "every update received matched no path of "
@@ -300,7 +311,9 @@ void sim_host_free(struct sim_host *h)
 {
 	role_player_free(h->pl);
 	role_observer_free(h->ob);
+	view_rec_close(h->vr, 0);
 	h->pl = NULL;
 	h->ob = NULL;
+	h->vr = NULL;
 	sim_words_free(&h->words);
 }
