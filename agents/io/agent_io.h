@@ -104,6 +104,11 @@ const char *agent_opts_usage(void);
 int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
 		     char *err, size_t errlen);
 
+/* Open map NAME (a path when it has a '/' or ends in .map; else
+ * NAME.map in $RECKON_MAP_DIR, ./scenarios/maps, next to the program);
+ * path gets the file tried last. NULL when not found. */
+FILE *agent_map_open(const char *name, char *path, size_t plen);
+
 int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 		     size_t errlen);
 

@@ -36,7 +36,7 @@ static int say(char *err, size_t len, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static FILE *find_map(const char *name, char *path, size_t plen)
+FILE *agent_map_open(const char *name, char *path, size_t plen)
 {
 	char exe[PATH_MAX];
 	const char *rel[] = {"/../scenarios/maps", "/../../scenarios/maps",
@@ -81,7 +81,7 @@ static int generate(const struct shell_opts *o, struct trace *out, char *err,
 	FILE *f;
 	int rc;
 
-	f = find_map(o->map, path, sizeof(path));
+	f = agent_map_open(o->map, path, sizeof(path));
 	if (!f)
 		return say(err, errlen, -ENOENT,
 			   "map '%s' not found (looked in $RECKON_MAP_DIR, "

@@ -1,0 +1,351 @@
+/*
+ * view.c: `reckonctl view [-o FILE] [--host NAME] [--map NAME]
+ * [--points N] RUN_DIR`. It picks the observer whose frames-HOST.csv is
+ * in RUN_DIR (the first by name, or --host), reads its samples, arrivals
+ * and lane names, every grid-*.csv and events-*.csv, draws the run's map
+ * with the world library's SVG writer, and writes one HTML file (default
+ * RUN_DIR/view.html) holding the map, the data as JSON and the script
+ * that draws it: no file or network access is needed to open it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent_io.h"
+#include "util.h"
+#include "view_int.h"
+#include "world/map.h"
+#include "world/map_svg.h"
+
+#define MAP_WIDTH_PX 900
+
+struct view_opts {
+	const char *run, *out, *host, *map;
+	size_t points;
+};
+
+struct view_grid_in *view_grid_get(struct view_data *d, const char *name,
+				   const char *kind, const double *g)
+{
+	struct view_grid_in *n;
+	size_t cells;
+
+	for (size_t i = 0; i < d->n_grid; i++)
+		if (!strcmp(d->grid[i].name, name))
+			return &d->grid[i];
+	n = realloc(d->grid, (d->n_grid + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	d->grid = n;
+	n = &d->grid[d->n_grid];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	snprintf(n->kind, sizeof(n->kind), "%s", kind);
+	n->x0 = g[0];
+	n->y0 = g[1];
+	n->x1 = g[2];
+	n->y1 = g[3];
+	n->nx = (int)g[4];
+	n->ny = (int)g[5];
+	cells = (size_t)n->nx * (size_t)n->ny;
+	if (cells > 4096 * 4096)
+		return NULL;
+	n->value = malloc(cells * sizeof(double));
+	n->u = calloc(cells, sizeof(double));
+	n->v = calloc(cells, sizeof(double));
+	if (!n->value || !n->u || !n->v) {
+		free(n->value);
+		free(n->u);
+		free(n->v);
+		return NULL;
+	}
+	for (size_t c = 0; c < cells; c++)
+		n->value[c] = NAN;
+	d->n_grid++;
+	return n;
+}
+
+int view_grid_add(struct view_grid_in *g, int ix, int iy, double value,
+		  double u, double v)
+{
+	size_t c;
+
+	if (ix < 0 || iy < 0 || ix >= g->nx || iy >= g->ny)
+		return -ERANGE;
+	c = (size_t)iy * (size_t)g->nx + (size_t)ix;
+	g->value[c] = value;
+	g->u[c] = u;
+	g->v[c] = v;
+	return 0;
+}
+
+void view_data_free(struct view_data *d)
+{
+	for (size_t i = 0; i < d->n_grid; i++) {
+		free(d->grid[i].value);
+		free(d->grid[i].u);
+		free(d->grid[i].v);
+	}
+	free(d->grid);
+	free(d->fr);
+	free(d->ar);
+	free(d->ev);
+	memset(d, 0, sizeof(*d));
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: reckonctl view [-o FILE] [--host NAME] "
+			"[--map NAME] [--points N] RUN_DIR\n");
+	return 2;
+}
+
+static int parse(struct view_opts *o, int argc, char *argv[])
+{
+	static const struct option lo[] = {
+		{"host", required_argument, NULL, 'H'},
+		{"map", required_argument, NULL, 'm'},
+		{"points", required_argument, NULL, 'p'},
+		{"output", required_argument, NULL, 'o'},
+		{NULL, 0, NULL, 0},
+	};
+	long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->points = 4000;
+	optind = 0;
+	while ((c = getopt_long(argc + 1, argv - 1, "o:", lo, NULL)) != -1) {
+		if (c == 'o')
+			o->out = optarg;
+		else if (c == 'H')
+			o->host = optarg;
+		else if (c == 'm')
+			o->map = optarg;
+		else if (c == 'p' && !csv_long(optarg, 100, 10000000, &v))
+			o->points = (size_t)v;
+		else
+			return usage();
+	}
+	if (optind != argc)
+		return usage();
+	o->run = argv[optind - 1];
+	return 0;
+}
+
+/* Names of files PREFIX-*.csv in dir, sorted; the caller frees. */
+static int list(const char *dir, const char *prefix, char ***out, size_t *n)
+{
+	struct dirent **ents;
+	int m = scandir(dir, &ents, NULL, alphasort);
+	size_t pl = strlen(prefix);
+
+	*out = NULL;
+	*n = 0;
+	if (m < 0)
+		return -errno;
+	*out = calloc((size_t)m + 1, sizeof(char *));
+	for (int i = 0; i < m; i++) {
+		const char *s = ents[i]->d_name;
+		size_t sl = strlen(s);
+
+		if (*out && !strncmp(s, prefix, pl) && s[pl] == '-' &&
+		    sl > pl + 5 && !strcmp(s + sl - 4, ".csv"))
+			(*out)[(*n)++] = strdup(s);
+		free(ents[i]);
+	}
+	free(ents);
+	return *out ? 0 : -ENOMEM;
+}
+
+static void list_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The observer host: --host, or the first frames-HOST.csv. */
+static int pick_host(const struct view_opts *o, char *host, size_t len)
+{
+	char **v;
+	size_t n;
+	int err = list(o->run, "frames", &v, &n);
+
+	if (err) {
+		fprintf(stderr, "reckonctl view: %s: %s\n", o->run,
+			strerror(-err));
+		return err;
+	}
+	if (o->host)
+		snprintf(host, len, "%s", o->host);
+	else if (n)
+		snprintf(host, len, "%.*s", (int)(strlen(v[0]) - 11), v[0] + 7);
+	list_free(v, n);
+	if (!o->host && !n) {
+		fprintf(stderr,
+			"reckonctl view: %s has no frames-HOST.csv: run the "
+			"observer with --samples HZ (docs/viewer.md)%s\n",
+			o->run,
+			access("rep-1", F_OK) ? ""
+					      : "; with repetitions, give a "
+						"rep-N directory");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int read_all(const struct view_opts *o, const char *host,
+		    struct view_data *d)
+{
+	const char *kinds[] = {"grid", "events"};
+	char path[PATH_MAX], why[PATH_MAX + 128] = "";
+	int err;
+
+	snprintf(path, sizeof(path), "%s/frames-%s.csv", o->run, host);
+	err = view_read_frames(d, path, why, sizeof(why));
+	snprintf(path, sizeof(path), "%s/arrivals-%s.csv", o->run, host);
+	if (!err)
+		err = view_read_arrivals(d, path, why, sizeof(why));
+	snprintf(path, sizeof(path), "%s/metrics-%s.csv", o->run, host);
+	if (!err)
+		view_read_lanes(d, path);
+	for (int k = 0; !err && k < 2; k++) {
+		char **v;
+		size_t n;
+
+		err = list(o->run, kinds[k], &v, &n);
+		for (size_t i = 0; !err && i < n; i++) {
+			snprintf(path, sizeof(path), "%s/%s", o->run, v[i]);
+			err = k ? view_read_events(d, path, why, sizeof(why))
+				: view_read_grids(d, path, why, sizeof(why));
+		}
+		list_free(v, n);
+	}
+	if (err)
+		fprintf(stderr, "reckonctl view: %s\n",
+			why[0] ? why : strerror(-err));
+	return err;
+}
+
+/* The map as inline SVG (the XML declaration left out) and its scale,
+ * px per game unit; "" and 0 without a map. */
+static char *map_svg(const struct view_opts *o, double *k)
+{
+	char name[256], path[PATH_MAX + 64], scen[PATH_MAX], why[256] = "";
+	struct map_svg_opts so = {.width_px = MAP_WIDTH_PX};
+	struct map m;
+	char *buf = NULL, *body;
+	size_t len = 0;
+	FILE *f, *mf;
+	int rc;
+
+	*k = 0;
+	snprintf(scen, sizeof(scen), "%s/scenario.ini", o->run);
+	if (o->map)
+		snprintf(name, sizeof(name), "%s", o->map);
+	else if (view_read_map_name(scen, name, sizeof(name)))
+		return strdup("");
+	mf = agent_map_open(name, path, sizeof(path));
+	if (!mf) {
+		fprintf(stderr, "reckonctl view: map '%s' not found; drawing "
+				"without it (--map NAME or $RECKON_MAP_DIR)\n",
+			name);
+		return strdup("");
+	}
+	rc = map_read(mf, &m, why, sizeof(why));
+	fclose(mf);
+	if (rc) {
+		fprintf(stderr, "reckonctl view: %s: %s; drawing without it\n",
+			path, why[0] ? why : strerror(-rc));
+		return strdup("");
+	}
+	f = open_memstream(&buf, &len);
+	if (f && map_svg_write(f, &m, &so) == 0)
+		*k = MAP_WIDTH_PX / (m.w * m.cell);
+	if (f)
+		fclose(f);
+	map_free(&m);
+	if (!buf || !*k) {
+		free(buf);
+		*k = 0;
+		return strdup("");
+	}
+	body = strstr(buf, "<svg");
+	memmove(buf, body ? body : buf, strlen(body ? body : buf) + 1);
+	return buf;
+}
+
+static int write_page(const struct view_opts *o, const char *host,
+		      struct view_data *d, const char *svg, double k)
+{
+	char out[PATH_MAX], tmp[PATH_MAX + 16];
+	FILE *f;
+
+	if (o->out)
+		snprintf(out, sizeof(out), "%s", o->out);
+	else
+		snprintf(out, sizeof(out), "%s/view.html", o->run);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, "reckonctl view: %s: %s\n", tmp,
+			strerror(errno));
+		return -errno;
+	}
+	fputs(view_page_head, f);
+	fprintf(f, "<div id=\"map\" data-k=\"%.9g\">%s<canvas id=\"cv\">"
+		   "</canvas></div>\n",
+		k, svg);
+	fputs("<script id=\"data\" type=\"application/json\">{\"host\":",
+	      f);
+	view_json_str(f, host);
+	fputs(",\"run\":", f);
+	view_json_str(f, o->run);
+	fprintf(f, ",\"k\":%.9g,\"d\":", k);
+	view_json_write(f, d, o->points);
+	fputs("}</script>\n", f);
+	fputs(view_page_tail, f);
+	if (ferror(f) | fclose(f) || rename(tmp, out)) {
+		fprintf(stderr, "reckonctl view: writing %s failed\n", out);
+		unlink(tmp);
+		return -EIO;
+	}
+	printf("%s\n", out);
+	return 0;
+}
+
+int ctl_view(int argc, char *argv[])
+{
+	struct view_opts o;
+	struct view_data d = {0};
+	char host[256] = "";
+	char *svg;
+	double k;
+	int err;
+
+	if (parse(&o, argc, argv))
+		return 2;
+	if (pick_host(&o, host, sizeof(host)) || read_all(&o, host, &d)) {
+		view_data_free(&d);
+		return 1;
+	}
+	if (d.n_fr == 0)
+		fprintf(stderr, "reckonctl view: frames-%s.csv has no "
+				"samples\n",
+			host);
+	svg = map_svg(&o, &k);
+	err = svg ? write_page(&o, host, &d, svg, k) : -ENOMEM;
+	free(svg);
+	if (d.bad_rows)
+		fprintf(stderr, "reckonctl view: %zu malformed rows skipped\n",
+			d.bad_rows);
+	view_data_free(&d);
+	return err ? 1 : 0;
+}
