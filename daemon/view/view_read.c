@@ -7,6 +7,7 @@
  * file may gain columns. A malformed row is counted and skipped.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,75 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
 	if (q)
 		*cap = *cap ? *cap * 2 : 1024;
 	return q;
+}
+
+struct view_grid_in *view_grid_get(struct view_data *d, const char *name,
+				   const char *kind, const double *g)
+{
+	struct view_grid_in *n;
+	size_t cells;
+
+	for (size_t i = 0; i < d->n_grid; i++)
+		if (!strcmp(d->grid[i].name, name))
+			return &d->grid[i];
+	n = realloc(d->grid, (d->n_grid + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	d->grid = n;
+	n = &d->grid[d->n_grid];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	snprintf(n->kind, sizeof(n->kind), "%s", kind);
+	n->x0 = g[0];
+	n->y0 = g[1];
+	n->x1 = g[2];
+	n->y1 = g[3];
+	n->nx = (int)g[4];
+	n->ny = (int)g[5];
+	cells = (size_t)n->nx * (size_t)n->ny;
+	if (cells > 4096 * 4096)
+		return NULL;
+	n->value = malloc(cells * sizeof(double));
+	n->u = calloc(cells, sizeof(double));
+	n->v = calloc(cells, sizeof(double));
+	if (!n->value || !n->u || !n->v) {
+		free(n->value);
+		free(n->u);
+		free(n->v);
+		return NULL;
+	}
+	for (size_t c = 0; c < cells; c++)
+		n->value[c] = NAN;
+	d->n_grid++;
+	return n;
+}
+
+int view_grid_add(struct view_grid_in *g, int ix, int iy, double value,
+		  double u, double v)
+{
+	size_t c;
+
+	if (ix < 0 || iy < 0 || ix >= g->nx || iy >= g->ny)
+		return -ERANGE;
+	c = (size_t)iy * (size_t)g->nx + (size_t)ix;
+	g->value[c] = value;
+	g->u[c] = u;
+	g->v[c] = v;
+	return 0;
+}
+
+void view_data_free(struct view_data *d)
+{
+	for (size_t i = 0; i < d->n_grid; i++) {
+		free(d->grid[i].value);
+		free(d->grid[i].u);
+		free(d->grid[i].v);
+	}
+	free(d->grid);
+	free(d->fr);
+	free(d->ar);
+	free(d->ev);
+	memset(d, 0, sizeof(*d));
 }
 
 int view_read_frames(struct view_data *d, const char *path, char *why,
