@@ -1,8 +1,9 @@
 #!/bin/bash
 # tests/view/view.sh BUILD: `reckonctl view` end to end. A 12 s run of
 # tests/view/view.ini in the simulator (no namespaces) with the observer
-# recording --samples 10; checks the recording (decimation, errors within
-# the metrics' maxima), writes the page, checks that it is self-contained,
+# recording --samples 10, and a 6 s run of reckon-agent over loopback;
+# checks the recordings (decimation, errors within the metrics' maxima,
+# arrivals against the metrics' counts), writes the page, checks that it is self-contained,
 # then opens it in headless Chromium: the page's own report of drawn
 # pixels, a screenshot decoded with zlib (tests/view/png_pixels.py)
 # against a blank page, and the picture after the slider is moved by
@@ -11,7 +12,8 @@ set -u
 build=${1:?build dir}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+obs=
+trap '[ -n "$obs" ] && kill "$obs" 2>/dev/null; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 cd "$tmp" || exit 1
@@ -22,24 +24,65 @@ for f in frames arrivals grid; do
 	[ -s "$run/$f-obs.csv" ] || fail "no $f-obs.csv"
 done
 
-# Decimation: at most one sample per 0.1 s slot [k/10, (k+1)/10) per
-# (lane, entity): a sample is the first frame at or after a multiple of
-# 0.1 s. Frames fall on multiples of 1/64 s, at least 1/320 s from any
-# slot edge they are not on, so the file's 1 ms rounding cannot move a
-# sample into another slot.
-awk -F, 'NR > 1 { k = $1 ":" $2; s = int($3 * 10 + 1e-9)
-		if (k in last && s <= last[k]) { print "same slot:", k, $3; bad = 1 }
-		last[k] = s; n++ }
-	END { exit bad || n == 0 }' "$run/frames-obs.csv" || fail "decimation"
-# Every recorded error is one of the observer's frames, so it is at most
-# the err_max of its lane and entity in metrics-obs.csv (0.01 u: the
-# frames file rounds to 2 decimals).
-awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
-	FILENAME ~ /metrics/ { k = $c[FILENAME, "lane"] ":" $c[FILENAME, "entity"]
-		m[k] = $c[FILENAME, "err_max"]; next }
-	{ k = $1 ":" $2; if (!(k in m) || $8 > m[k] + 0.01) { print k, $8; bad = 1 } }
-	END { exit bad }' "$run/metrics-obs.csv" "$run/frames-obs.csv" ||
-	fail "a recorded error exceeds the metrics maximum"
+check_recording() { # DIR: the observer obs's recording in DIR
+	# Decimation: at most one sample per 0.1 s slot [k/10, (k+1)/10) per
+	# (lane, entity): a sample is the first frame at or after a multiple of
+	# 0.1 s. Frames fall on multiples of 1/64 s, at least 1/320 s from any
+	# slot edge they are not on, so the file's 1 ms rounding cannot move a
+	# sample into another slot.
+	awk -F, 'NR > 1 { k = $1 ":" $2; s = int($3 * 10 + 1e-9)
+			if (k in last && s <= last[k]) { print "same slot:", k, $3; bad = 1 }
+			last[k] = s; n++ }
+		END { exit bad || n == 0 }' "$1/frames-obs.csv" || fail "$1: decimation"
+	# Every recorded error is one of the observer's frames, so it is at most
+	# the err_max of its lane and entity in metrics-obs.csv (0.01 u: the
+	# frames file rounds to 2 decimals).
+	awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
+		FILENAME ~ /metrics/ { k = $c[FILENAME, "lane"] ":" $c[FILENAME, "entity"]
+			m[k] = $c[FILENAME, "err_max"]; next }
+		{ k = $1 ":" $2; if (!(k in m) || $8 > m[k] + 0.01) { print k, $8; bad = 1 } }
+		END { exit bad }' "$1/metrics-obs.csv" "$1/frames-obs.csv" ||
+		fail "$1: a recorded error exceeds the metrics maximum"
+
+	# arrivals-obs.csv has a row for each update the observer counted as
+	# received, and its results are the metrics' applied, stale, unmatched
+	# and rejected counts, lane by lane and entity by entity.
+	awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
+		FILENAME ~ /metrics/ { k = $c[FILENAME, "lane"] ":" $c[FILENAME, "entity"]
+			want[k] = $c[FILENAME, "received"] " " $c[FILENAME, "applied"] " " \
+				$c[FILENAME, "stale"] " " $c[FILENAME, "unmatched"] " " \
+				$c[FILENAME, "rejected"]; next }
+		{ k = $1 ":" $2; n[k]++; r[k, $8]++ }
+		END { for (k in want) {
+			got = (n[k] + 0) " " (r[k, "applied"] + 0) " " (r[k, "stale"] + 0) \
+				" " (r[k, "unmatched"] + 0) " " (r[k, "rejected"] + 0)
+			if (got != want[k]) { print k, "arrivals", got, "metrics", want[k]; bad = 1 }
+			tot += n[k] }
+		      exit bad || tot == 0 }' "$1/metrics-obs.csv" "$1/arrivals-obs.csv" ||
+		fail "$1: arrivals-obs.csv disagrees with metrics-obs.csv"
+}
+check_recording "$run"
+
+# The emulator's observer runs in reckon-agent's libevent shell, not the
+# simulator: the same recording over real UDP on loopback (2 bots, 6 s;
+# the port comes from the PID so that parallel runs do not collide).
+agent=$build/agents/reckon-agent
+mkdir -p "$tmp/agent"
+t0=$(($("$agent" now) + 700000000))
+port=$((20000 + ($$ % 4000) * 8))
+common=(--map dust --bots 2 --duration 6 --predictor dis --predictor led
+	--port "$port" --start-ns "$t0" --run-dir "$tmp/agent")
+"$agent" observer "${common[@]}" --bind 127.0.0.1 --samples 10 --linger 0.5 \
+	--host obs 2>"$tmp/agent/obs.err" &
+obs=$!
+"$agent" player "${common[@]}" --to 127.0.0.1 --host p1 2>"$tmp/agent/p1.err" ||
+	fail "reckon-agent player: $(cat "$tmp/agent/p1.err")"
+wait "$obs" || fail "reckon-agent observer: $(cat "$tmp/agent/obs.err")"
+obs=
+check_recording "$tmp/agent"
+"$build/daemon/reckonctl" view --map dust "$tmp/agent" >view.log 2>&1 &&
+	grep -q '<svg' "$tmp/agent/view.html" ||
+	{ cat view.log; fail "reckonctl view on the agent's run"; }
 
 # An events file in the documented format (docs/viewer.md): two shots,
 # one of them shot behind cover, drawn as rays.
