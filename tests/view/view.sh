@@ -109,6 +109,27 @@ lost=$(sort -t, -k1,1n -k2,2n -k3,3n "$run/arrivals-obs.csv" | awk -F, '
 	  if (k != pk || $3 > ps) ps = $3; pk = k }
 	END { print n + 0 }')
 
+# --points N: every series of the page keeps at most N points, the
+# first of each, and all the losses.
+"$build/daemon/reckonctl" view --points 100 -o "$tmp/small.html" "$run" \
+	>/dev/null 2>&1 || fail "reckonctl view --points 100"
+python3 - "$tmp/small.html" "$page" <<'PY' || fail "--points decimation"
+import json, re, sys
+def data(p):
+    s = open(p).read()
+    return json.loads(re.search(r'<script id="data"[^>]*>(.*?)</script>', s,
+                                re.S).group(1))['d']
+small, full = data(sys.argv[1]), data(sys.argv[2])
+assert small['counts']['lost'] == full['counts']['lost'], 'losses dropped'
+for key in ('fr', 'ar'):
+    for a, b in zip(small[key], full[key]):
+        assert 0 < len(a['t']) <= 100, (key, len(a['t']))
+        assert a['t'][0] == b['t'][0], 'the first point is kept'
+        k = -(-len(b['t']) // 100)
+        assert a['t'] == b['t'][::k], 'every k-th point'
+print('decimation ok:', max(len(b['t']) for b in full['fr']), '-> <= 100')
+PY
+
 chrome=$(command -v chromium || command -v chromium-browser ||
 	command -v google-chrome || true)
 if [ -z "$chrome" ]; then
