@@ -337,11 +337,7 @@ static int make_machine(struct shell *sh)
 			.n_lanes = o->n_lanes,
 			.threshold = o->threshold,
 		};
-		int err = view_rec_open(o, sh->tr, &sh->vr);
 
-		if (err)
-			return err;
-		view_rec_hook(sh->vr, &c);
 		return role_observer_new(&c, &sh->ob);
 	}
 	return role_relay_init(&sh->rl, o->n_lanes, o->n_dest);
@@ -389,6 +385,8 @@ int shell_run(const struct shell_opts *o, const struct role_truth *truth)
 		event_config_free(cfg);
 	}
 	err = sh->base ? make_machine(sh) : -ENOMEM;
+	if (!err && sh->ob && !(err = view_rec_open(o, sh->tr, &sh->vr)))
+		view_rec_hook(sh->vr, sh->ob);
 	if (err) {
 		fprintf(stderr, "reckon-agent %s: %s\n", o->host,
 			strerror(-err));

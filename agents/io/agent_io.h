@@ -155,14 +155,14 @@ int agent_csv_commit(FILE *f, const char *tmp, const char *path);
  * decimated to HZ), arrivals-HOST.csv (every update of a known entity
  * that arrived) and, when a lane runs led reckoning, grid-HOST.csv (the
  * trend maps). view_rec_open gives *out = NULL when o asks for nothing;
- * view_rec_hook points the observer's callbacks at the recorder, which
- * must outlive the observer; view_rec_close commits the files (commit
- * != 0) or removes them, frees, and returns the first error met. */
+ * view_rec_hook points the observer's callbacks at the recorder
+ * (role_observer_watch), which must outlive the observer; view_rec_close
+ * commits the files (commit != 0) or removes them, frees, and returns
+ * the first error met. */
 struct view_rec;
-struct role_observer_cfg;
 int view_rec_open(const struct shell_opts *o, const struct role_truth *tr,
 		  struct view_rec **out);
-void view_rec_hook(struct view_rec *r, struct role_observer_cfg *c);
+void view_rec_hook(struct view_rec *r, struct role_observer *ob);
 int view_rec_close(struct view_rec *r, int commit);
 
 /* Write a uniform grid as rows of RUN_DIR/grid-HOST.csv (docs/viewer.md):

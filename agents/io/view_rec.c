@@ -62,9 +62,9 @@ static void on_frame(void *arg, const struct role_frame *fr)
 		return;
 	*next = (fr->t_ns / r->period_ns + 1) * r->period_ns;
 	fprintf(r->frames.f, "%u,%u,%.3f,%.1f,%.1f,%.1f,%.1f,%.2f\n",
-		(unsigned)fr->lane, (unsigned)fr->entity, (double)fr->t_ns * 1e-9,
-		fr->shown[0], fr->shown[1], fr->truth[0], fr->truth[1],
-		fr->err);
+		(unsigned)fr->lane, (unsigned)fr->entity,
+		(double)fr->t_ns * 1e-9, fr->shown[0], fr->shown[1],
+		fr->truth[0], fr->truth[1], fr->err);
 }
 
 static void on_arrival(void *arg, const struct role_arrival *a)
@@ -75,8 +75,8 @@ static void on_arrival(void *arg, const struct role_arrival *a)
 		return;
 	fprintf(r->arrivals.f, "%u,%u,%u,%.3f,%.3f,%.1f,%.1f,%s\n",
 		(unsigned)a->lane, (unsigned)a->entity, (unsigned)a->seq,
-		(double)a->send_ns * 1e-9, (double)a->recv_ns * 1e-9,
-		a->pos[0], a->pos[1], result_name(a->result));
+		(double)a->send_ns * 1e-9, (double)a->recv_ns * 1e-9, a->pos[0],
+		a->pos[1], result_name(a->result));
 }
 
 void view_grid_header(FILE *f)
@@ -94,11 +94,10 @@ void view_grid_cell(FILE *f, const struct view_grid *g, int ix, int iy,
 
 /* One trend map as grid rows: value = samples in the cell, (u, v) their
  * mean velocity. */
-static void trend_rows(FILE *f, const char *name,
-		       const struct predict_trend *m)
+static void trend_rows(FILE *f, const char *name, const struct predict_trend *m)
 {
-	struct view_grid g = {name, "trend", m->x0, m->y0, m->x1,
-			      m->y1, m->nx, m->ny};
+	struct view_grid g = {name,  "trend", m->x0, m->y0,
+			      m->x1, m->y1,   m->nx, m->ny};
 
 	for (int iy = 0; iy < m->ny; iy++)
 		for (int ix = 0; ix < m->nx; ix++) {
@@ -213,14 +212,10 @@ int view_rec_open(const struct shell_opts *o, const struct role_truth *tr,
 	return 0;
 }
 
-void view_rec_hook(struct view_rec *r, struct role_observer_cfg *c)
+void view_rec_hook(struct view_rec *r, struct role_observer *ob)
 {
-	if (!r)
-		return;
-	c->on_frame = on_frame;
-	c->frame_arg = r;
-	c->on_arrival = on_arrival;
-	c->arrival_arg = r;
+	if (r)
+		role_observer_watch(ob, on_frame, r, on_arrival, r);
 }
 
 int view_rec_close(struct view_rec *r, int commit)

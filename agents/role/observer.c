@@ -73,8 +73,6 @@ int role_observer_new(const struct role_observer_cfg *c,
 	o->threshold = c->threshold;
 	o->on_frame = c->on_frame;
 	o->frame_arg = c->frame_arg;
-	o->on_arrival = c->on_arrival;
-	o->arrival_arg = c->arrival_arg;
 	for (size_t l = 0; l < c->n_lanes; l++) {
 		o->lanes[l] = c->lanes[l];
 		o->model[l] = role_model_id(c->lanes[l].p);
@@ -119,46 +117,51 @@ void role_observer_free(struct role_observer *o)
 	free(o);
 }
 
-/* Give update u of entity index e (known, counted received) to the
- * receiver of its path on lane. */
-static int apply(struct role_observer *o, uint16_t lane, size_t e,
-		 const struct predict_update *u, int64_t now_ns)
+void role_observer_watch(struct role_observer *o,
+			 void (*on_frame)(void *, const struct role_frame *),
+			 void *frame_arg,
+			 void (*on_arrival)(void *, const struct role_arrival *),
+			 void *arrival_arg)
 {
-	struct role_metrics *m = &o->m[e * o->n_lanes + lane];
-	struct predict_receiver **r;
-	size_t path;
-	int err;
-
-	if (role_truth_find_path(o->tr, u->entity, u->t_ns, &path)) {
-		m->unmatched++;
-		return -ENOENT;
-	}
-	r = &o->rcv[path * o->n_lanes + lane];
-	if (!*r) {
-		err = predict_receiver_new(&o->lanes[lane], r);
-		if (err)
-			return err;
-	}
-	err = predict_receiver_update(*r, &o->tr->ctx[path], u, now_ns);
-	if (err == -ESTALE) {
-		m->stale++;
-		return err;
-	}
-	if (err < 0) {
-		m->rejected++;
-		return -EINVAL;
-	}
-	m->applied++;
-	return 0;
+	if (!o)
+		return;
+	o->on_frame = on_frame;
+	o->frame_arg = frame_arg;
+	o->on_arrival = on_arrival;
+	o->arrival_arg = arrival_arg;
 }
+
+static int recv_one(struct role_observer *o, uint16_t lane, int64_t now_ns,
+		    const void *buf, size_t len, struct role_arrival *a);
 
 int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 		       const void *buf, size_t len)
 {
+	struct role_arrival a = {
+		.lane = lane, .entity = UINT32_MAX, .recv_ns = now_ns};
+	int err = recv_one(o, lane, now_ns, buf, len, &a);
+
+	/* every update of a known entity, whatever became of it */
+	if (o && o->on_arrival && a.entity != UINT32_MAX && err != -EBADMSG &&
+	    err != -EPROTO && err != -ENOMEM) {
+		a.result = err;
+		o->on_arrival(o->arrival_arg, &a);
+	}
+	return err;
+}
+
+/* role_observer_recv; a gets the update's entity, sequence number, send
+ * time and position once it is known to be one (entity UINT32_MAX
+ * before). */
+static int recv_one(struct role_observer *o, uint16_t lane, int64_t now_ns,
+		    const void *buf, size_t len, struct role_arrival *a)
+{
 	struct reckon_espdu pdu;
 	struct predict_update u;
+	struct predict_receiver **r;
 	struct role_metrics *m;
 	uint8_t model;
+	size_t path;
 	long e;
 	int err;
 
@@ -178,19 +181,31 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 	m = &o->m[(size_t)e * o->n_lanes + lane];
 	m->received++;
 	m->bytes_received += len;
-	err = apply(o, lane, (size_t)e, &u, now_ns);
-	if (o->on_arrival && err != -ENOMEM) {
-		struct role_arrival a = {.lane = lane,
-					 .entity = u.entity,
-					 .seq = pdu.seq,
-					 .send_ns = u.t_ns,
-					 .recv_ns = now_ns,
-					 .result = err};
-
-		v3_copy(a.pos, u.pos);
-		o->on_arrival(o->arrival_arg, &a);
+	a->entity = u.entity;
+	a->seq = pdu.seq;
+	a->send_ns = u.t_ns;
+	v3_copy(a->pos, u.pos);
+	if (role_truth_find_path(o->tr, u.entity, u.t_ns, &path)) {
+		m->unmatched++;
+		return -ENOENT;
 	}
-	return err;
+	r = &o->rcv[path * o->n_lanes + lane];
+	if (!*r) {
+		err = predict_receiver_new(&o->lanes[lane], r);
+		if (err)
+			return err;
+	}
+	err = predict_receiver_update(*r, &o->tr->ctx[path], &u, now_ns);
+	if (err == -ESTALE) {
+		m->stale++;
+		return err;
+	}
+	if (err < 0) {
+		m->rejected++;
+		return -EINVAL;
+	}
+	m->applied++;
+	return 0;
 }
 
 int64_t role_observer_next(const struct role_observer *o)

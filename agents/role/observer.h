@@ -52,9 +52,6 @@ struct role_observer_cfg {
 	/* optional: called for every error sample, in frame order */
 	void (*on_frame)(void *arg, const struct role_frame *f);
 	void *frame_arg;
-	/* optional: called for every update of a known entity, on arrival */
-	void (*on_arrival)(void *arg, const struct role_arrival *a);
-	void *arrival_arg;
 };
 
 struct role_observer;
@@ -62,6 +59,15 @@ struct role_observer;
 int role_observer_new(const struct role_observer_cfg *cfg,
 		      struct role_observer **out);
 void role_observer_free(struct role_observer *o);
+
+/* Replace the optional callbacks: on_frame as in the configuration, and
+ * on_arrival for every update of a known entity as it arrives (after the
+ * observer took it or not). NULL: none. */
+void role_observer_watch(struct role_observer *o,
+			 void (*on_frame)(void *, const struct role_frame *),
+			 void *frame_arg,
+			 void (*on_arrival)(void *, const struct role_arrival *),
+			 void *arrival_arg);
 
 /* A datagram arrived on lane at relative time now_ns. The frames due
  * before now_ns are run first (as role_observer_frame(o, now_ns - 1));

@@ -146,14 +146,9 @@ int sim_host_start(struct sim_host *h, const struct role_truth *tr,
 			.threshold = o->threshold,
 		};
 
-		rc = view_rec_open(o, tr, &h->vr);
-		if (rc) {
-			snprintf(err, errlen, "--samples files in %s: %s",
-				 o->run_dir, strerror(-rc));
-			return rc;
-		}
-		view_rec_hook(h->vr, &c);
 		rc = role_observer_new(&c, &h->ob);
+		if (rc == 0 && (rc = view_rec_open(o, tr, &h->vr)) == 0)
+			view_rec_hook(h->vr, h->ob);
 		if (rc == 0)
 			rel = role_observer_next(h->ob);
 	}

@@ -185,8 +185,9 @@ static char *map_svg(const struct view_opts *o, double *k)
 		return strdup("");
 	mf = agent_map_open(name, path, sizeof(path));
 	if (!mf) {
-		fprintf(stderr, "reckonctl view: map '%s' not found; drawing "
-				"without it (--map NAME or $RECKON_MAP_DIR)\n",
+		fprintf(stderr,
+			"reckonctl view: map '%s' not found; drawing "
+			"without it (--map NAME or $RECKON_MAP_DIR)\n",
 			name);
 		return strdup("");
 	}
@@ -231,11 +232,11 @@ static int write_page(const struct view_opts *o, const char *host,
 		return -errno;
 	}
 	fputs(view_page_head, f);
-	fprintf(f, "<div id=\"map\" data-k=\"%.9g\">%s<canvas id=\"cv\">"
-		   "</canvas></div>\n",
+	fprintf(f,
+		"<div id=\"map\" data-k=\"%.9g\">%s<canvas id=\"cv\">"
+		"</canvas></div>\n",
 		k, svg);
-	fputs("<script id=\"data\" type=\"application/json\">{\"host\":",
-	      f);
+	fputs("<script id=\"data\" type=\"application/json\">{\"host\":", f);
 	view_json_str(f, host);
 	fputs(",\"run\":", f);
 	view_json_str(f, o->run);
@@ -268,8 +269,9 @@ int ctl_view(int argc, char *argv[])
 		return 1;
 	}
 	if (d.n_fr == 0)
-		fprintf(stderr, "reckonctl view: frames-%s.csv has no "
-				"samples\n",
+		fprintf(stderr,
+			"reckonctl view: frames-%s.csv has no "
+			"samples\n",
 			host);
 	svg = map_svg(&o, &k);
 	err = svg ? write_page(&o, host, &d, svg, k) : -ENOMEM;

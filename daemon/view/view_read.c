@@ -224,8 +224,9 @@ static int result_code(const char *s)
 int view_read_arrivals(struct view_data *d, const char *path, char *why,
 		       size_t wlen)
 {
-	static const char *const names[] = {"lane",   "entity", "seq", "send_s",
-					    "recv_s", "x",      "y",   "result"};
+	static const char *const names[] = {"lane",   "entity", "seq",
+					    "send_s", "recv_s", "x",
+					    "y",      "result"};
 	struct csv_in c;
 	int idx[8], err = csv_in_open(&c, path);
 	size_t cap = 0;
@@ -271,7 +272,7 @@ int view_read_arrivals(struct view_data *d, const char *path, char *why,
 int view_read_grids(struct view_data *d, const char *path, char *why,
 		    size_t wlen)
 {
-	static const char *const names[] = {"x0", "y0", "x1", "y1", "nx",
+	static const char *const names[] = {"x0", "y0", "x1", "y1",   "nx",
 					    "ny", "ix", "iy", "value"};
 	struct csv_in c;
 	int idx[9], ig, ik, iu, iv, err = csv_in_open(&c, path);
@@ -299,8 +300,8 @@ int view_read_grids(struct view_data *d, const char *path, char *why,
 			d->bad_rows++;
 			continue;
 		}
-		if (iu >= 0 && iv >= 0 && (csv_double(c.fld[iu], &u) ||
-					   csv_double(c.fld[iv], &w)))
+		if (iu >= 0 && iv >= 0 &&
+		    (csv_double(c.fld[iu], &u) || csv_double(c.fld[iv], &w)))
 			u = w = 0;
 		g = view_grid_get(d, c.fld[ig], c.fld[ik], v);
 		if (!g) {
@@ -379,8 +380,8 @@ int view_read_lanes(struct view_data *d, const char *path)
 		if (csv_long(c.fld[il], 0, VIEW_MAX_LANES - 1, &l))
 			continue;
 		if (!d->lane_name[l][0]) {
-			snprintf(d->lane_name[l], sizeof(d->lane_name[l]),
-				 "%s", c.fld[ip]);
+			snprintf(d->lane_name[l], sizeof(d->lane_name[l]), "%s",
+				 c.fld[ip]);
 			snprintf(d->lane_params[l], sizeof(d->lane_params[l]),
 				 "%s", c.fld[iq]);
 		}
