@@ -104,13 +104,20 @@ const char *agent_opts_usage(void);
 int agent_truth_load(const struct shell_opts *o, struct role_truth *out,
 		     char *err, size_t errlen);
 
-/* Open map NAME (a path when it has a '/' or ends in .map; else
- * NAME.map in $RECKON_MAP_DIR, ./scenarios/maps, next to the program);
- * path gets the file tried last. NULL when not found. */
-FILE *agent_map_open(const char *name, char *path, size_t plen);
-
 int agent_trace_load(const struct shell_opts *o, struct trace *out, char *err,
 		     size_t errlen);
+
+/* Open map NAME (a path, or NAME.map in $RECKON_MAP_DIR, scenarios/maps
+ * or next to the program) for reading; the path tried last is left in
+ * path. NULL when not found. */
+FILE *agent_map_open(const char *name, char *path, size_t plen);
+
+/* The write-then-rename steps of the metrics writers: open
+ * RUN_DIR/WHAT-HOST.csv's temporary file, and flush, sync and rename it
+ * into place (unlinking it on failure). 0 or -errno. */
+int open_tmp(const struct shell_opts *o, const char *what, char *path,
+	     size_t plen, char *tmp, size_t tlen, FILE **f);
+int close_rename(FILE *f, const char *tmp, const char *path);
 
 /* Check o's entities against tr and expand --player-index/--players into
  * the entity list. 0; -ENOENT (an --entities id has no path) or -ERANGE
@@ -142,13 +149,6 @@ int rejects_write(const struct shell_opts *o,
 #define ERRCDF_POINTS 201
 struct role_observer;
 int errcdf_write(const struct shell_opts *o, const struct role_observer *ob);
-
-/* Write RUN_DIR/WHAT-HOST.csv through a temporary file: open it (path
- * gets the final name, tmp the temporary one), then commit (flush, fsync,
- * rename; the temporary file is removed on failure). 0 or -errno. */
-int agent_csv_open(const struct shell_opts *o, const char *what, char *path,
-		   size_t plen, char *tmp, size_t tlen, FILE **f);
-int agent_csv_commit(FILE *f, const char *tmp, const char *path);
 
 /* The viewer's recording (--samples HZ, observer; docs/viewer.md):
  * frames-HOST.csv (displayed and true position of every lane and entity,

@@ -25,8 +25,8 @@
 	"stale,rejected,unmatched,frames,frames_blind,err_mean,err_p50,"       \
 	"err_p95,err_max,over_s,update_bytes,send_errors,duration_s\n"
 
-int agent_csv_open(const struct shell_opts *o, const char *what, char *path,
-		    size_t plen, char *tmp, size_t tlen, FILE **f)
+int open_tmp(const struct shell_opts *o, const char *what, char *path,
+	     size_t plen, char *tmp, size_t tlen, FILE **f)
 {
 	int n = snprintf(path, plen, "%s/%s-%s.csv", o->run_dir, what, o->host);
 
@@ -39,7 +39,7 @@ int agent_csv_open(const struct shell_opts *o, const char *what, char *path,
 	return *f ? 0 : -errno;
 }
 
-int agent_csv_commit(FILE *f, const char *tmp, const char *path)
+int close_rename(FILE *f, const char *tmp, const char *path)
 {
 	int bad = ferror(f);
 
@@ -67,7 +67,7 @@ int metrics_write(const struct metrics_table *t)
 	FILE *f;
 	int err;
 
-	err = agent_csv_open(o, "metrics", path, sizeof(path), tmp, sizeof(tmp), &f);
+	err = open_tmp(o, "metrics", path, sizeof(path), tmp, sizeof(tmp), &f);
 	if (err)
 		return err;
 	fputs(METRICS_HEADER, f);
@@ -93,7 +93,7 @@ int metrics_write(const struct metrics_table *t)
 			m->over_s, m->update_bytes, m->send_errors,
 			t->duration_s);
 	}
-	return agent_csv_commit(f, tmp, path);
+	return close_rename(f, tmp, path);
 }
 
 int rejects_write(const struct shell_opts *o,
@@ -104,7 +104,7 @@ int rejects_write(const struct shell_opts *o,
 	FILE *f;
 	int err;
 
-	err = agent_csv_open(o, "rejects", path, sizeof(path), tmp, sizeof(tmp), &f);
+	err = open_tmp(o, "rejects", path, sizeof(path), tmp, sizeof(tmp), &f);
 	if (err)
 		return err;
 	fputs("host,lane,reason,count\n", f);
@@ -115,7 +115,7 @@ int rejects_write(const struct shell_opts *o,
 		fprintf(f, "%s,%zu,not-reckon-update,%" PRIu64 "\n", o->host, l,
 			foreign ? foreign[l] : 0);
 	}
-	return agent_csv_commit(f, tmp, path);
+	return close_rename(f, tmp, path);
 }
 
 int errcdf_write(const struct shell_opts *o, const struct role_observer *ob)
@@ -126,7 +126,7 @@ int errcdf_write(const struct shell_opts *o, const struct role_observer *ob)
 	FILE *f;
 	int err;
 
-	err = agent_csv_open(o, "errcdf", path, sizeof(path), tmp, sizeof(tmp), &f);
+	err = open_tmp(o, "errcdf", path, sizeof(path), tmp, sizeof(tmp), &f);
 	if (err)
 		return err;
 	fputs("host,lane,predictor,params,frames,quantile,error\n", f);
@@ -147,7 +147,7 @@ int errcdf_write(const struct shell_opts *o, const struct role_observer *ob)
 				o->host, l, par->p->name, params, frames,
 				(double)k / (ERRCDF_POINTS - 1), q[k]);
 	}
-	return agent_csv_commit(f, tmp, path);
+	return close_rename(f, tmp, path);
 }
 
 int agent_relay_metrics(const struct role_relay *r, size_t i,

@@ -129,8 +129,8 @@ static int trend_grids(const struct shell_opts *o, const struct role_truth *tr)
 	struct view_file g;
 	int seen[256] = {0}, err = 0;
 
-	err = agent_csv_open(o, "grid", g.path, sizeof(g.path), g.tmp,
-			     sizeof(g.tmp), &g.f);
+	err = open_tmp(o, "grid", g.path, sizeof(g.path), g.tmp, sizeof(g.tmp),
+		       &g.f);
 	if (err)
 		return err;
 	view_grid_header(g.f);
@@ -160,7 +160,7 @@ static int trend_grids(const struct shell_opts *o, const struct role_truth *tr)
 		unlink(g.tmp);
 		return err;
 	}
-	return agent_csv_commit(g.f, g.tmp, g.path);
+	return close_rename(g.f, g.tmp, g.path);
 }
 
 static void file_drop(struct view_file *v)
@@ -192,13 +192,12 @@ int view_rec_open(const struct shell_opts *o, const struct role_truth *tr,
 	r->period_ns = (int64_t)(1e9 / o->samples_hz);
 	if (r->period_ns < 1)
 		r->period_ns = 1;
-	err = agent_csv_open(o, "frames", r->frames.path,
-			     sizeof(r->frames.path), r->frames.tmp,
-			     sizeof(r->frames.tmp), &r->frames.f);
+	err = open_tmp(o, "frames", r->frames.path, sizeof(r->frames.path),
+		       r->frames.tmp, sizeof(r->frames.tmp), &r->frames.f);
 	if (!err)
-		err = agent_csv_open(o, "arrivals", r->arrivals.path,
-				     sizeof(r->arrivals.path), r->arrivals.tmp,
-				     sizeof(r->arrivals.tmp), &r->arrivals.f);
+		err = open_tmp(o, "arrivals", r->arrivals.path,
+			       sizeof(r->arrivals.path), r->arrivals.tmp,
+			       sizeof(r->arrivals.tmp), &r->arrivals.f);
 	if (!err && uses_led(o))
 		err = trend_grids(o, tr);
 	if (err) {
@@ -233,7 +232,7 @@ int view_rec_close(struct view_rec *r, int commit)
 			continue;
 		}
 		if (v[i]->f)
-			err = agent_csv_commit(v[i]->f, v[i]->tmp, v[i]->path);
+			err = close_rename(v[i]->f, v[i]->tmp, v[i]->path);
 		v[i]->f = NULL;
 	}
 	free(r->next);
