@@ -102,10 +102,24 @@ static void list_free(char **v, size_t n)
 	free(v);
 }
 
-/* The observer host: --host, or the first frames-HOST.csv. */
-static int pick_host(const struct view_opts *o, char *host, size_t len)
+/* Files PREFIX-*.csv in dir, or -errno. */
+static long count(const char *dir, const char *prefix)
 {
 	char **v;
+	size_t n;
+	int err = list(dir, prefix, &v, &n);
+
+	if (err)
+		return err;
+	list_free(v, n);
+	return (long)n;
+}
+
+/* The observer host: --host, or the first frames-HOST.csv; "" for a run
+ * with events and no observer recording (an fps run). */
+static int pick_host(const struct view_opts *o, char *host, size_t len)
+{
+	char **v, rep[PATH_MAX];
 	size_t n;
 	int err = list(o->run, "frames", &v, &n);
 
@@ -114,22 +128,41 @@ static int pick_host(const struct view_opts *o, char *host, size_t len)
 			strerror(-err));
 		return err;
 	}
+	host[0] = '\0';
 	if (o->host)
 		snprintf(host, len, "%s", o->host);
 	else if (n)
 		snprintf(host, len, "%.*s", (int)(strlen(v[0]) - 11), v[0] + 7);
 	list_free(v, n);
-	if (!o->host && !n) {
-		fprintf(stderr,
-			"reckonctl view: %s has no frames-HOST.csv: run the "
-			"observer with --samples HZ (docs/viewer.md)%s\n",
-			o->run,
-			access("rep-1", F_OK) ? ""
-					      : "; with repetitions, give a "
-						"rep-N directory");
-		return -ENOENT;
-	}
-	return 0;
+	if (o->host || n || count(o->run, "events") > 0)
+		return 0;
+	snprintf(rep, sizeof(rep), "%s/rep-1", o->run);
+	fprintf(stderr,
+		"reckonctl view: %s has no frames-HOST.csv and no "
+		"events-*.csv: run the observer with --samples HZ "
+		"(docs/viewer.md)%s\n",
+		o->run,
+		access(rep, F_OK) ? ""
+				  : "; with repetitions, give a rep-N "
+				    "directory");
+	return -ENOENT;
+}
+
+static int read_observer(const struct view_opts *o, const char *host,
+			 struct view_data *d, char *why, size_t wlen)
+{
+	char path[PATH_MAX];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/frames-%s.csv", o->run, host);
+	err = view_read_frames(d, path, why, wlen);
+	snprintf(path, sizeof(path), "%s/arrivals-%s.csv", o->run, host);
+	if (!err)
+		err = view_read_arrivals(d, path, why, wlen);
+	snprintf(path, sizeof(path), "%s/metrics-%s.csv", o->run, host);
+	if (!err)
+		view_read_lanes(d, path);
+	return err;
 }
 
 static int read_all(const struct view_opts *o, const char *host,
@@ -139,14 +172,7 @@ static int read_all(const struct view_opts *o, const char *host,
 	char path[PATH_MAX], why[PATH_MAX + 128] = "";
 	int err;
 
-	snprintf(path, sizeof(path), "%s/frames-%s.csv", o->run, host);
-	err = view_read_frames(d, path, why, sizeof(why));
-	snprintf(path, sizeof(path), "%s/arrivals-%s.csv", o->run, host);
-	if (!err)
-		err = view_read_arrivals(d, path, why, sizeof(why));
-	snprintf(path, sizeof(path), "%s/metrics-%s.csv", o->run, host);
-	if (!err)
-		view_read_lanes(d, path);
+	err = host[0] ? read_observer(o, host, d, why, sizeof(why)) : 0;
 	for (int k = 0; !err && k < 2; k++) {
 		char **v;
 		size_t n;
@@ -268,7 +294,7 @@ int ctl_view(int argc, char *argv[])
 		view_data_free(&d);
 		return 1;
 	}
-	if (d.n_fr == 0)
+	if (host[0] && d.n_fr == 0)
 		fprintf(stderr,
 			"reckonctl view: frames-%s.csv has no "
 			"samples\n",

@@ -89,7 +89,7 @@ check_recording "$tmp/agent"
 cat >"$run/events-obs.csv" <<'EOF'
 t_s,kind,shooter,victim,x0,y0,x1,y1,vx,vy
 2.000,sbc,0,1,1000.0,1000.0,2000.0,1500.0,2000.0,1500.0
-3.000,hit,1,0,2000.0,1500.0,1000.0,1000.0,1000.0,1000.0
+3.000,hit,1,0,2000.0,1500.0,3000.0,800.0,3000.0,800.0
 EOF
 
 "$build/daemon/reckonctl" view "$run" >view.log 2>&1 ||
@@ -169,6 +169,28 @@ s2=$(field "$r2" "d['strip_px']")
 [ "$m3" -gt 0 ] && [ "$m3" -lt "$m2" ] ||
 	fail "one entity and lane should draw less than all"
 [ "$s2" -gt 0 ] || fail "empty error strip"
+
+# A run with events and no observer recording (an fps run): the map and
+# the rays only. At the start (t = 2 s) only the first shot is drawn, at
+# the end (3 s) both are (each is drawn for 2 s). The malformed row is
+# counted and skipped.
+mkdir -p "$tmp/fps"
+{
+	sed -n '1,3p' "$run/events-obs.csv"
+	echo 'x,sbc,0,1,1,2,3,4,5,6'
+} >"$tmp/fps/events-srv.csv"
+"$build/daemon/reckonctl" view --map dust "$tmp/fps" >view.log 2>&1 ||
+	{ cat view.log; fail "reckonctl view on an events-only run"; }
+grep -q "1 malformed rows skipped" view.log || fail "malformed event row not reported"
+e0=$(report "file://$tmp/fps/view.html#t=0")
+e1=$(report "file://$tmp/fps/view.html#t=1")
+echo "events only, t=2 s: $e0"
+echo "events only, t=3 s: $e1"
+[ "$(field "$e1" "d['counts']['events']")" = 2 ] || fail "events-only: count"
+[ "$(field "$e1" "d['counts']['bad_rows']")" = 1 ] || fail "events-only: bad rows"
+m0=$(field "$e0" "d['map_px']")
+m1=$(field "$e1" "d['map_px']")
+[ "$m0" -gt 0 ] && [ "$m1" -gt "$m0" ] || fail "rays: $m0 then $m1 pixels"
 
 # Screenshots decoded independently of the page: the view against a
 # blank page of the same size, and after the slider moved.
