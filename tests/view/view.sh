@@ -109,6 +109,17 @@ lost=$(sort -t, -k1,1n -k2,2n -k3,3n "$run/arrivals-obs.csv" | awk -F, '
 	  if (k != pk || $3 > ps) ps = $3; pk = k }
 	END { print n + 0 }')
 
+# Bad input: a recording without a column the viewer needs is refused
+# with the file and the column named; no arguments print the usage.
+mkdir -p "$tmp/bad"
+sed '1s/,err$/,error/' "$run/frames-obs.csv" >"$tmp/bad/frames-obs.csv"
+if "$build/daemon/reckonctl" view "$tmp/bad" >bad.log 2>&1; then
+	fail "a frames file without 'err' was accepted"
+fi
+grep -q "frames-obs.csv: no column 'err'" bad.log || { cat bad.log; fail "bad column not named"; }
+"$build/daemon/reckonctl" view >bad.log 2>&1
+[ $? = 2 ] && grep -q "usage: reckonctl view" bad.log || fail "no usage without arguments"
+
 # --points N: every series of the page keeps at most N points, the
 # first of each, and all the losses.
 "$build/daemon/reckonctl" view --points 100 -o "$tmp/small.html" "$run" \
