@@ -32,7 +32,6 @@ struct view_rec {
 	int64_t period_ns;
 	int64_t *next; /* next frame time to record, per entity x lane */
 	struct view_file frames, arrivals;
-	int err;
 };
 
 static const char *result_name(int r)

@@ -9,7 +9,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,37 +36,45 @@ static int usage(void)
 	return 2;
 }
 
+/* Options, each with its value in the next argument, and one RUN_DIR. */
 static int parse(struct view_opts *o, int argc, char *argv[])
 {
-	static const struct option lo[] = {
-		{"host", required_argument, NULL, 'H'},
-		{"map", required_argument, NULL, 'm'},
-		{"points", required_argument, NULL, 'p'},
-		{"output", required_argument, NULL, 'o'},
-		{NULL, 0, NULL, 0},
-	};
 	long v;
-	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->points = 4000;
-	optind = 0;
-	while ((c = getopt_long(argc + 1, argv - 1, "o:", lo, NULL)) != -1) {
-		if (c == 'o')
-			o->out = optarg;
-		else if (c == 'H')
-			o->host = optarg;
-		else if (c == 'm')
-			o->map = optarg;
-		else if (c == 'p' && !csv_long(optarg, 100, 10000000, &v))
-			o->points = (size_t)v;
-		else
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i],
+			   *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (a[0] != '-' || !a[1]) {
+			if (o->run)
+				return usage();
+			o->run = a;
+			continue;
+		}
+		if (!val) {
+			fprintf(stderr, "reckonctl view: %s needs a value\n",
+				a);
 			return usage();
+		}
+		i++;
+		if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+			o->out = val;
+		else if (!strcmp(a, "--host"))
+			o->host = val;
+		else if (!strcmp(a, "--map"))
+			o->map = val;
+		else if (!strcmp(a, "--points") &&
+			 !csv_long(val, 100, 10000000, &v))
+			o->points = (size_t)v;
+		else {
+			fprintf(stderr, "reckonctl view: bad option %s %s\n", a,
+				val);
+			return usage();
+		}
 	}
-	if (optind != argc)
-		return usage();
-	o->run = argv[optind - 1];
-	return 0;
+	return o->run ? 0 : usage();
 }
 
 /* Names of files PREFIX-*.csv in dir, sorted; the caller frees. */
