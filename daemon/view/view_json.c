@@ -221,8 +221,10 @@ void view_json_write(FILE *f, struct view_data *d, size_t max_points)
 {
 	size_t n_lost = 0;
 
-	qsort(d->fr, d->n_fr, sizeof(*d->fr), cmp_frame);
-	qsort(d->ar, d->n_ar, sizeof(*d->ar), cmp_arrival);
+	if (d->n_fr)
+		qsort(d->fr, d->n_fr, sizeof(*d->fr), cmp_frame);
+	if (d->n_ar)
+		qsort(d->ar, d->n_ar, sizeof(*d->ar), cmp_arrival);
 	fputc('{', f);
 	lanes_json(f, d);
 	frames_json(f, d, max_points);
