@@ -122,9 +122,10 @@ static long count(const char *dir, const char *prefix)
 	return (long)n;
 }
 
-/* The observer host: --host, or the first frames-HOST.csv; "" for a run
- * with events and no observer recording (an fps run). */
-static int pick_host(const struct view_opts *o, char *host, size_t len)
+/* The observers: --host, or every frames-HOST.csv (at most
+ * VIEW_MAX_HOSTS, by name); none for a run with events and no observer
+ * recording (an fps run). */
+static int pick_hosts(const struct view_opts *o, struct view_data *d)
 {
 	char **v, rep[PATH_MAX];
 	size_t n;
@@ -135,13 +136,23 @@ static int pick_host(const struct view_opts *o, char *host, size_t len)
 			strerror(-err));
 		return err;
 	}
-	host[0] = '\0';
 	if (o->host)
-		snprintf(host, len, "%s", o->host);
-	else if (n)
-		snprintf(host, len, "%.*s", (int)(strlen(v[0]) - 11), v[0] + 7);
+		snprintf(d->host[d->n_host++], sizeof(d->host[0]), "%s",
+			 o->host);
+	for (size_t i = 0; !o->host && i < n; i++) {
+		if (d->n_host == VIEW_MAX_HOSTS) {
+			fprintf(stderr,
+				"reckonctl view: more than %d observers; "
+				"the first %d drawn (--host NAME for "
+				"another)\n",
+				VIEW_MAX_HOSTS, VIEW_MAX_HOSTS);
+			break;
+		}
+		snprintf(d->host[d->n_host++], sizeof(d->host[0]), "%.*s",
+			 (int)(strlen(v[i]) - 11), v[i] + 7);
+	}
 	list_free(v, n);
-	if (o->host || n || count(o->run, "events") > 0)
+	if (d->n_host || count(o->run, "events") > 0)
 		return 0;
 	snprintf(rep, sizeof(rep), "%s/rep-1", o->run);
 	fprintf(stderr,
@@ -172,14 +183,17 @@ static int read_observer(const struct view_opts *o, const char *host,
 	return err;
 }
 
-static int read_all(const struct view_opts *o, const char *host,
-		    struct view_data *d)
+static int read_all(const struct view_opts *o, struct view_data *d)
 {
 	const char *kinds[] = {"grid", "events"};
 	char path[PATH_MAX], why[PATH_MAX + 128] = "";
 	int err;
 
-	err = host[0] ? read_observer(o, host, d, why, sizeof(why)) : 0;
+	err = 0;
+	for (size_t h = 0; !err && h < d->n_host; h++) {
+		d->cur = (int)h;
+		err = read_observer(o, d->host[h], d, why, sizeof(why));
+	}
 	for (int k = 0; !err && k < 2; k++) {
 		char **v;
 		size_t n;
@@ -247,8 +261,8 @@ static char *map_svg(const struct view_opts *o, double *k)
 	return buf;
 }
 
-static int write_page(const struct view_opts *o, const char *host,
-		      struct view_data *d, const char *svg, double k)
+static int write_page(const struct view_opts *o, struct view_data *d,
+		      const char *svg, double k)
 {
 	char out[PATH_MAX], tmp[PATH_MAX + 16];
 	FILE *f;
@@ -269,8 +283,12 @@ static int write_page(const struct view_opts *o, const char *host,
 		"<div id=\"map\" data-k=\"%.9g\">%s<canvas id=\"cv\">"
 		"</canvas></div>\n",
 		k, svg);
-	fputs("<script id=\"data\" type=\"application/json\">{\"host\":", f);
-	view_json_str(f, host);
+	fputs("<script id=\"data\" type=\"application/json\">{\"hosts\":[", f);
+	for (size_t h = 0; h < d->n_host; h++) {
+		fputs(h ? "," : "", f);
+		view_json_str(f, d->host[h]);
+	}
+	fputc(']', f);
 	fputs(",\"run\":", f);
 	view_json_str(f, o->run);
 	fprintf(f, ",\"k\":%.9g,\"d\":", k);
@@ -290,24 +308,23 @@ int ctl_view(int argc, char *argv[])
 {
 	struct view_opts o;
 	struct view_data d = {0};
-	char host[256] = "";
 	char *svg;
 	double k;
 	int err;
 
 	if (parse(&o, argc, argv))
 		return 2;
-	if (pick_host(&o, host, sizeof(host)) || read_all(&o, host, &d)) {
+	if (pick_hosts(&o, &d) || read_all(&o, &d)) {
 		view_data_free(&d);
 		return 1;
 	}
-	if (host[0] && d.n_fr == 0)
+	if (d.n_host && d.n_fr == 0)
 		fprintf(stderr,
-			"reckonctl view: frames-%s.csv has no "
-			"samples\n",
-			host);
+			"reckonctl view: the frames files of %s have "
+			"no samples\n",
+			o.run);
 	svg = map_svg(&o, &k);
-	err = svg ? write_page(&o, host, &d, svg, k) : -ENOMEM;
+	err = svg ? write_page(&o, &d, svg, k) : -ENOMEM;
 	free(svg);
 	if (d.bad_rows)
 		fprintf(stderr, "reckonctl view: %zu malformed rows skipped\n",

@@ -11,17 +11,20 @@
 
 #include "view.h"
 
-#define VIEW_MAX_LANES 16
+#define VIEW_MAX_LANES 16 /* ROLE_MAX_LANES */
+#define VIEW_MAX_HOSTS 8
+/* A series is one lane of one observer: id host * VIEW_MAX_LANES + lane */
+#define VIEW_MAX_SERIES (VIEW_MAX_HOSTS * VIEW_MAX_LANES)
 
 struct view_frame {
-	int lane;
+	int lane; /* the series id */
 	long entity;
 	double t, sx, sy, tx, ty, err;
 };
 
 /* result: 0 applied, 1 stale, 2 unmatched, 3 rejected */
 struct view_arrival {
-	int lane;
+	int lane; /* the series id */
 	long entity;
 	long long seq;
 	double send, recv, x, y;
@@ -51,8 +54,11 @@ struct view_data {
 	size_t n_grid;
 	struct view_event *ev;
 	size_t n_ev;
-	char lane_name[VIEW_MAX_LANES][32];
-	char lane_params[VIEW_MAX_LANES][160];
+	char host[VIEW_MAX_HOSTS][64]; /* observers */
+	size_t n_host;
+	int cur; /* the host being read */
+	char lane_name[VIEW_MAX_SERIES][32];
+	char lane_params[VIEW_MAX_SERIES][160];
 	size_t bad_rows;
 };
 

@@ -195,19 +195,23 @@ static void events_json(FILE *f, const struct view_data *d)
 	fputc(']', f);
 }
 
+/* The series present: lane of observer host, with the lane's predictor. */
 static void lanes_json(FILE *f, const struct view_data *d)
 {
 	int first = 1;
 
 	fputs("\"lanes\":[", f);
-	for (int l = 0; l < VIEW_MAX_LANES; l++) {
+	for (int l = 0; l < VIEW_MAX_SERIES; l++) {
 		int used = 0;
 
 		for (size_t i = 0; i < d->n_fr && !used; i++)
 			used = d->fr[i].lane == l;
 		if (!used)
 			continue;
-		fprintf(f, "%s{\"lane\":%d,\"name\":", first ? "" : ",", l);
+		fprintf(f, "%s{\"lane\":%d,\"index\":%d,\"host\":",
+			first ? "" : ",", l, l % VIEW_MAX_LANES);
+		view_json_str(f, d->host[l / VIEW_MAX_LANES]);
+		fputs(",\"name\":", f);
 		view_json_str(f, d->lane_name[l][0] ? d->lane_name[l] : "?");
 		fputs(",\"params\":", f);
 		view_json_str(f, d->lane_params[l]);

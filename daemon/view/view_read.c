@@ -85,15 +85,17 @@ static int get_doubles(const struct csv_in *c, const int *idx, int n,
 	return 0;
 }
 
+/* p with room for row n (rows of size bytes, *cap of them now). */
 static void *grow(void *p, size_t *cap, size_t n, size_t size)
 {
+	size_t nc = *cap * 2 > n + 1024 ? *cap * 2 : n + 1024;
 	void *q;
 
 	if (n < *cap)
 		return p;
-	q = realloc(p, (*cap ? *cap * 2 : 1024) * size);
+	q = realloc(p, nc * size);
 	if (q)
-		*cap = *cap ? *cap * 2 : 1024;
+		*cap = nc;
 	return q;
 }
 
@@ -174,7 +176,7 @@ int view_read_frames(struct view_data *d, const char *path, char *why,
 					    "true_y",  "err"};
 	struct csv_in c;
 	int idx[8], err = csv_in_open(&c, path);
-	size_t cap = 0;
+	size_t cap = d->n_fr; /* rows already read */
 
 	if (err) {
 		snprintf(why, wlen, "%s: %s", path, strerror(-err));
@@ -185,8 +187,8 @@ int view_read_frames(struct view_data *d, const char *path, char *why,
 		struct view_frame *fr;
 		double v[8];
 
-		if (get_doubles(&c, idx, 8, v) || v[0] < 0 || v[0] > 255 ||
-		    v[1] < 0) {
+		if (get_doubles(&c, idx, 8, v) || v[0] < 0 ||
+		    v[0] >= VIEW_MAX_LANES || v[1] < 0) {
 			d->bad_rows++;
 			continue;
 		}
@@ -197,7 +199,7 @@ int view_read_frames(struct view_data *d, const char *path, char *why,
 		}
 		d->fr = fr;
 		fr = &d->fr[d->n_fr++];
-		fr->lane = (int)v[0];
+		fr->lane = d->cur * VIEW_MAX_LANES + (int)v[0];
 		fr->entity = (long)v[1];
 		fr->t = v[2];
 		fr->sx = v[3];
@@ -229,7 +231,7 @@ int view_read_arrivals(struct view_data *d, const char *path, char *why,
 					    "y",      "result"};
 	struct csv_in c;
 	int idx[8], err = csv_in_open(&c, path);
-	size_t cap = 0;
+	size_t cap = d->n_ar;
 
 	if (err == -ENOENT)
 		return 0; /* optional */
@@ -244,7 +246,7 @@ int view_read_arrivals(struct view_data *d, const char *path, char *why,
 		int r = result_code(c.fld[idx[7]]);
 
 		if (get_doubles(&c, idx, 7, v) || r < 0 || v[0] < 0 ||
-		    v[0] > 255 || v[2] < 0) {
+		    v[0] >= VIEW_MAX_LANES || v[2] < 0) {
 			d->bad_rows++;
 			continue;
 		}
@@ -255,7 +257,7 @@ int view_read_arrivals(struct view_data *d, const char *path, char *why,
 		}
 		d->ar = a;
 		a = &d->ar[d->n_ar++];
-		a->lane = (int)v[0];
+		a->lane = d->cur * VIEW_MAX_LANES + (int)v[0];
 		a->entity = (long)v[1];
 		a->seq = (long long)v[2];
 		a->send = v[3];
@@ -321,7 +323,7 @@ int view_read_events(struct view_data *d, const char *path, char *why,
 					    "y1",  "vx", "vy"};
 	struct csv_in c;
 	int idx[7], ik, is, iv, err = csv_in_open(&c, path);
-	size_t cap = 0;
+	size_t cap = d->n_ev;
 
 	if (err) {
 		snprintf(why, wlen, "%s: %s", path, strerror(-err));
@@ -335,7 +337,6 @@ int view_read_events(struct view_data *d, const char *path, char *why,
 		snprintf(why, wlen, "%s: needs kind, shooter and victim", path);
 		err = -EINVAL;
 	}
-	cap = d->n_ev;
 	while (!err && csv_in_next(&c, &d->bad_rows)) {
 		struct view_event *e;
 		double v[7];
@@ -379,6 +380,7 @@ int view_read_lanes(struct view_data *d, const char *path)
 
 		if (csv_long(c.fld[il], 0, VIEW_MAX_LANES - 1, &l))
 			continue;
+		l += d->cur * VIEW_MAX_LANES;
 		if (!d->lane_name[l][0]) {
 			snprintf(d->lane_name[l], sizeof(d->lane_name[l]), "%s",
 				 c.fld[ip]);

@@ -102,12 +102,20 @@ if grep -Eiq '<script[^>]* src=|<link |<img |url\(|@import|<iframe' "$page"; the
 fi
 grep -q '<svg' "$page" || fail "no map in the page"
 
-# The viewer's loss count equals the sequence gaps in arrivals-obs.csv.
-lost=$(sort -t, -k1,1n -k2,2n -k3,3n "$run/arrivals-obs.csv" | awk -F, '
-	$1 == "lane" { next }
-	{ k = $1 ":" $2; if (k == pk && $3 > ps + 1) n += $3 - ps - 1
-	  if (k != pk || $3 > ps) ps = $3; pk = k }
-	END { print n + 0 }')
+# The viewer's loss count equals the sequence gaps in the arrivals
+# files of both observers.
+[ -s "$run/frames-obs2.csv" ] || fail "no frames-obs2.csv"
+lost=0
+for h in obs obs2; do
+	n=$(sort -t, -k1,1n -k2,2n -k3,3n "$run/arrivals-$h.csv" | awk -F, '
+		$1 == "lane" { next }
+		{ k = $1 ":" $2; if (k == pk && $3 > ps + 1) n += $3 - ps - 1
+		  if (k != pk || $3 > ps) ps = $3; pk = k }
+		END { print n + 0 }')
+	lost=$((lost + n))
+done
+grep -q '"hosts":\["obs","obs2"\]' "$page" || fail "the page lacks an observer"
+
 
 # Bad input: a recording without a column the viewer needs is refused
 # with the file and the column named; no arguments print the usage.
