@@ -23,6 +23,10 @@ static const struct {
 	{"relay", cmd_relay,
 	 "relay --predictor SPEC --to ADDR ... [--stop-after S]"},
 	{"now", cmd_now, "now   (CLOCK_MONOTONIC in ns, for --start-ns)"},
+	{"fps-server", cmd_fps_server,
+	 "fps-server --mode none|tlc|clc|alc [--port P] ...   lag comp."},
+	{"fps-client", cmd_fps_client,
+	 "fps-client --entity E --server ADDR[:PORT] [--map M --bots N]"},
 };
 
 static int usage(void)

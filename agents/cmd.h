@@ -14,5 +14,7 @@ int cmd_player(int argc,
 int cmd_observer(int argc, char *argv[]); /* cmd_role.c: receives, measures */
 int cmd_relay(int argc, char *argv[]);	  /* cmd_role.c: client-server relay */
 int cmd_now(int argc, char *argv[]);	  /* cmd_role.c: CLOCK_MONOTONIC ns */
+int cmd_fps_server(int argc, char *argv[]); /* cmd_fps.c: lag comp. */
+int cmd_fps_client(int argc, char *argv[]); /* cmd_fps.c: a player */
 
 #endif

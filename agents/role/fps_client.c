@@ -1,0 +1,479 @@
+/*
+ * fps_client.c: the fps-client role (fps_client.h). Rendering follows
+ * the Source engine's interpolation (Bernier 2001): the client places
+ * the server's timeline at newest tick + time since it arrived, renders
+ * interp ms behind it, and interpolates position linearly between the
+ * two snapshots whose ticks bracket that instant (yaw, stance and life
+ * from the later one). The aim error is an independent N(0, sigma^2) in
+ * yaw and in pitch from the client's own seeded stream. The victim side
+ * is Lee's CLIENTRECEIVEFIRE (thesis Algorithm 4) run on every hit:
+ * carry the impact offset onto the body part as it is now, trace to the
+ * shooter's eye as rendered, and deny when a wall is in between.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/dis_time.h"
+#include "proto/lcreply.h"
+#include "proto/warfare.h"
+#include "role/fps.h"
+#include "role/fps_client.h"
+#include "role/update_espdu.h"
+#include "world/geom.h"
+#include "world/rng.h"
+
+#define SNAP_KEEP  32
+#define SHOT_RING  1024
+#define VIEW_RANGE 4000.0
+
+struct snap {
+	int64_t tick;
+	struct fps_state st;
+};
+
+struct remote {
+	int n, head;
+	struct snap s[SNAP_KEEP];
+};
+
+struct fps_client {
+	struct fps_client_cfg c;
+	int me;
+	const struct trace_sample **mine;
+	size_t nmine;
+	int64_t origin, tick_ns, next_tick, end_ns;
+	struct lc_body body;
+	struct wrng rng;
+	struct remote rem[LC_MAX_PLAYERS];
+	int64_t newest_tick, newest_recv; /* -1: nothing yet */
+	uint32_t seq;
+	int target;
+	int64_t seen_since, next_fire;
+	uint16_t shot_id;
+	int64_t shot_sent[SHOT_RING];
+	struct fps_client_stats st;
+	uint8_t buf[FPS_DGRAM_MAX];
+};
+
+void fps_client_defaults(struct fps_client_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->tick_hz = 60;
+	c->reaction_s = 0.25;
+	c->aim_err_deg = 1.0;
+	c->fire_period_s = 0.1;
+	c->duration_s = 60;
+	c->seed = 1;
+	c->exercise = 1;
+}
+
+static int collect(struct fps_client *cl)
+{
+	const struct trace *t = cl->c.tr;
+
+	cl->mine = calloc(t->n ? t->n : 1, sizeof(*cl->mine));
+	if (!cl->mine)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->s[i].entity == cl->c.entity)
+			cl->mine[cl->nmine++] = &t->s[i];
+	return cl->nmine ? 0 : -EINVAL;
+}
+
+int fps_client_new(const struct fps_client_cfg *c, struct fps_client **out)
+{
+	struct fps_client *cl;
+	int err;
+
+	if (!c->m || !c->tr || !c->tr->n || c->entity >= LC_MAX_PLAYERS ||
+	    c->tick_hz < 1 || c->tick_hz > 1000 || !(c->interp_ms >= 0) ||
+	    !(c->reaction_s >= 0) || !(c->aim_err_deg >= 0) ||
+	    !(c->fire_period_s > 0) || !(c->duration_s > 0))
+		return -EINVAL;
+	cl = calloc(1, sizeof(*cl));
+	if (!cl)
+		return -ENOMEM;
+	cl->c = *c;
+	cl->me = (int)c->entity;
+	err = collect(cl);
+	if (err) {
+		free(cl->mine);
+		free(cl);
+		return err;
+	}
+	cl->origin = c->tr->s[0].t_ns;
+	cl->tick_ns = (int64_t)llround(1e9 / c->tick_hz);
+	cl->end_ns = (int64_t)llround(c->duration_s * 1e9);
+	lc_body_default(&cl->body);
+	wrng_seed(&cl->rng, c->seed, 0x6670730000ull + c->entity);
+	cl->newest_tick = -1;
+	cl->target = -1;
+	*out = cl;
+	return 0;
+}
+
+void fps_client_free(struct fps_client *cl)
+{
+	if (!cl)
+		return;
+	free(cl->mine);
+	free(cl);
+}
+
+int64_t fps_client_next(const struct fps_client *cl)
+{
+	int64_t t = cl->next_tick * cl->tick_ns;
+
+	return t < cl->end_ns ? t : INT64_MAX;
+}
+
+/* This client's true state at relative time t: its newest trace sample
+ * at or before t. */
+static struct fps_state own_state(const struct fps_client *cl, int64_t t)
+{
+	size_t lo = 0, hi = cl->nmine;
+	const struct trace_sample *s;
+	struct fps_state st;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (cl->mine[mid]->t_ns - cl->origin <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	s = cl->mine[lo];
+	memset(&st, 0, sizeof(st));
+	st.pose =
+		(struct lc_pose){s->x, s->y, s->yaw, s->stance == TRACE_CROUCH};
+	st.vx = s->vx;
+	st.vy = s->vy;
+	st.alive = s->alive;
+	st.team = s->team;
+	return st;
+}
+
+static int tx(struct fps_client *cl, size_t len, role_emit_fn emit, void *arg)
+{
+	struct role_dgram d = {0, FPS_PORT_DIS, len, cl->buf};
+	int rc = emit(arg, &d);
+
+	return rc == ROLE_EMIT_FAILED ? 0 : rc;
+}
+
+/* Remote player p as rendered at now: 0 and *out, -ENOENT if never
+ * seen. *tick gets the newest snapshot tick the picture uses. */
+static int render(const struct fps_client *cl, int p, int64_t now,
+		  struct fps_state *out, int64_t *tick)
+{
+	const struct remote *r = &cl->rem[p];
+	const struct snap *a = NULL, *b = NULL;
+	double rt;
+
+	if (!r->n)
+		return -ENOENT;
+	rt = (double)cl->newest_tick +
+	     ((double)(now - cl->newest_recv) - cl->c.interp_ms * 1e6) /
+		     (double)cl->tick_ns;
+	for (int i = 0; i < r->n; i++) {
+		const struct snap *s = &r->s[i];
+
+		if (s->tick <= rt && (!a || s->tick > a->tick))
+			a = s;
+		if (s->tick > rt && (!b || s->tick < b->tick))
+			b = s;
+	}
+	if (!a || !b) {
+		/* before the oldest or after the newest: hold the nearest */
+		const struct snap *s = a ? a : b;
+
+		*out = s->st;
+		*tick = s->tick;
+		return 0;
+	}
+	{
+		double f = (rt - (double)a->tick) / (double)(b->tick - a->tick);
+
+		*out = b->st;
+		out->pose.x = a->st.pose.x + f * (b->st.pose.x - a->st.pose.x);
+		out->pose.y = a->st.pose.y + f * (b->st.pose.y - a->st.pose.y);
+		*tick = b->tick;
+	}
+	return 0;
+}
+
+static int enemies(const struct fps_state *a, const struct fps_state *b)
+{
+	return a->team == 0 || a->team != b->team;
+}
+
+/* The rendered world: poses and alive flags of every player, this one
+ * at its true state. Returns the number of slots used. */
+static int rendered_world(const struct fps_client *cl, int64_t now,
+			  const struct fps_state *me, struct fps_state *w,
+			  uint8_t *alive, int64_t *rtick)
+{
+	int n = 0;
+
+	*rtick = -1;
+	memset(w, 0, LC_MAX_PLAYERS * sizeof(*w));
+	for (int p = 0; p < LC_MAX_PLAYERS; p++) {
+		int64_t t;
+
+		alive[p] = 0;
+		if (p == cl->me) {
+			w[p] = *me;
+			alive[p] = (uint8_t)me->alive;
+		} else if (!render(cl, p, now, &w[p], &t)) {
+			alive[p] = (uint8_t)w[p].alive;
+			if (t > *rtick)
+				*rtick = t;
+		} else {
+			continue;
+		}
+		n = p + 1;
+	}
+	return n;
+}
+
+static int pick_target(struct fps_client *cl, const struct fps_state *w,
+		       const uint8_t *alive, int n)
+{
+	const struct fps_state *me = &w[cl->me];
+	double eye[3], best = VIEW_RANGE;
+	int pick = -1;
+
+	lc_eye(&cl->body, &me->pose, eye);
+	for (int p = 0; p < n; p++) {
+		double c[3], d;
+
+		if (p == cl->me || !alive[p] || !enemies(me, &w[p]))
+			continue;
+		lc_part_centre(&cl->body, &w[p].pose, LC_PART_TORSO, c);
+		d = hypot(c[0] - eye[0], c[1] - eye[1]);
+		if (d >= VIEW_RANGE ||
+		    !geom_los(cl->c.m, eye[0], eye[1], c[0], c[1]))
+			continue;
+		if (p == cl->target)
+			return p; /* keep tracking a visible target */
+		if (d < best) {
+			best = d;
+			pick = p;
+		}
+	}
+	return pick;
+}
+
+static int fire(struct fps_client *cl, int64_t now, const struct fps_state *w,
+		const uint8_t *alive, int n, role_emit_fn emit, void *arg)
+{
+	const struct fps_state *me = &w[cl->me];
+	struct lc_pose poses[LC_MAX_PLAYERS];
+	struct lc_trace_hit h;
+	struct reckon_fire f;
+	double eye[3], c[3], dir[3], yaw, pitch;
+	size_t len;
+
+	lc_eye(&cl->body, &me->pose, eye);
+	lc_part_centre(&cl->body, &w[cl->target].pose, LC_PART_TORSO, c);
+	yaw = atan2(c[1] - eye[1], c[0] - eye[0]) * 180 / M_PI +
+	      cl->c.aim_err_deg * wrng_normal(&cl->rng);
+	pitch = atan2(c[2] - eye[2], hypot(c[0] - eye[0], c[1] - eye[1])) *
+			180 / M_PI +
+		cl->c.aim_err_deg * wrng_normal(&cl->rng);
+	lc_aim_dir(yaw, pitch, dir);
+	for (int p = 0; p < n; p++)
+		poses[p] = w[p].pose;
+	memset(&f, 0, sizeof(f));
+	f.exercise = cl->c.exercise;
+	f.timestamp = reckon_dis_timestamp((uint64_t)now, 0);
+	f.firing = (struct reckon_entity_id){ROLE_SITE, ROLE_APP,
+					     (uint16_t)(cl->me + 1)};
+	if (lc_trace(cl->c.m, &cl->body, eye, dir, 7874, poses, alive, n,
+		     cl->me, &h)) {
+		f.target = (struct reckon_entity_id){ROLE_SITE, ROLE_APP,
+						     (uint16_t)(h.victim + 1)};
+		cl->st.screen_hits++;
+	}
+	f.event = (struct reckon_event_id){ROLE_SITE, ROLE_APP, ++cl->shot_id};
+	f.loc = (struct reckon_vec3){eye[0], eye[1], eye[2]};
+	reckon_munition_rifle(&f.desc);
+	f.vel = (struct reckon_vec3){dir[0] * RECKON_HITSCAN_SPEED,
+				     dir[1] * RECKON_HITSCAN_SPEED,
+				     dir[2] * RECKON_HITSCAN_SPEED};
+	f.range = 7874;
+	if (reckon_fire_encode(&f, cl->buf, sizeof(cl->buf), &len))
+		return -EINVAL;
+	cl->shot_sent[cl->shot_id % SHOT_RING] = now;
+	cl->st.shots++;
+	return tx(cl, len, emit, arg);
+}
+
+static int combat(struct fps_client *cl, int64_t now,
+		  const struct fps_state *me, role_emit_fn emit, void *arg)
+{
+	struct fps_state w[LC_MAX_PLAYERS];
+	uint8_t alive[LC_MAX_PLAYERS];
+	int64_t rtick;
+	int n = rendered_world(cl, now, me, w, alive, &rtick), t;
+
+	if (!me->alive) {
+		cl->target = -1;
+		return 0;
+	}
+	t = pick_target(cl, w, alive, n);
+	if (t != cl->target)
+		cl->seen_since = now;
+	cl->target = t;
+	if (t < 0 || now - cl->seen_since < (int64_t)(cl->c.reaction_s * 1e9) ||
+	    now < cl->next_fire)
+		return 0;
+	cl->next_fire = now + (int64_t)(cl->c.fire_period_s * 1e9);
+	return fire(cl, now, w, alive, n, emit, arg);
+}
+
+static int send_state(struct fps_client *cl, int64_t now,
+		      const struct fps_state *me, role_emit_fn emit, void *arg)
+{
+	struct reckon_espdu e;
+	size_t len;
+
+	if (fps_state_to_espdu(cl->me, me, (uint64_t)now, ++cl->seq, &e))
+		return -EINVAL;
+	if (cl->newest_tick >= 0) {
+		int64_t hold = (now - cl->newest_recv) / 1000;
+
+		fps_echo_put(&e, (uint32_t)cl->newest_tick,
+			     (uint32_t)(hold < 0 ? 0 : hold));
+	}
+	if (reckon_espdu_encode(&e, cl->buf, sizeof(cl->buf), &len))
+		return -EINVAL;
+	return tx(cl, len, emit, arg);
+}
+
+int fps_client_advance(struct fps_client *cl, int64_t now_ns, role_emit_fn emit,
+		       void *arg)
+{
+	while (fps_client_next(cl) <= now_ns) {
+		int64_t t = cl->next_tick++ * cl->tick_ns;
+		struct fps_state me = own_state(cl, t);
+		int rc = send_state(cl, now_ns, &me, emit, arg);
+
+		if (!rc)
+			rc = combat(cl, now_ns, &me, emit, arg);
+		if (rc)
+			return rc;
+		cl->st.ticks++;
+	}
+	return 0;
+}
+
+static void on_snapshot(struct fps_client *cl, int64_t now,
+			const struct reckon_espdu *e)
+{
+	struct remote *r;
+	struct fps_state st;
+	int idx;
+
+	if (fps_espdu_to_state(e, &idx, &st)) {
+		cl->st.rx_bad++;
+		return;
+	}
+	cl->st.rx_snap++;
+	if ((int64_t)e->seq > cl->newest_tick) {
+		cl->newest_tick = e->seq;
+		cl->newest_recv = now;
+	}
+	if (idx == cl->me)
+		return; /* the authoritative echo of itself: unused */
+	r = &cl->rem[idx];
+	r->s[r->head] = (struct snap){e->seq, st};
+	r->head = (r->head + 1) % SNAP_KEEP;
+	if (r->n < SNAP_KEEP)
+		r->n++;
+}
+
+/* CLIENTRECEIVEFIRE: the SBC test and the reply. */
+static int on_hit_taken(struct fps_client *cl, int64_t now,
+			const struct reckon_detonation *d, role_emit_fn emit,
+			void *arg)
+{
+	struct fps_state me = own_state(cl, now), sh;
+	struct lc_out hit = {.part = d->hit.part};
+	struct reckon_lcreply r;
+	int64_t tick = -1;
+	int shooter = d->firing.entity - 1, sbc;
+	size_t len;
+
+	cl->st.hits_taken++;
+	if (d->hit.flags & RECKON_HIT_IRREFUTABLE) {
+		cl->st.irrefutable++;
+		return 0;
+	}
+	if (shooter < 0 || shooter >= LC_MAX_PLAYERS ||
+	    render(cl, shooter, now, &sh, &tick))
+		return 0; /* a shooter never seen: nothing to test against */
+	hit.v_local[0] = d->loc_entity.x;
+	hit.v_local[1] = d->loc_entity.y;
+	hit.v_local[2] = d->loc_entity.z;
+	sbc = lc_client_check(cl->c.m, &cl->body, &me.pose, &hit, &sh.pose);
+	cl->st.sbc_seen += (uint64_t)sbc;
+	memset(&r, 0, sizeof(r));
+	r.verdict = sbc ? RECKON_LCREPLY_DENY : RECKON_LCREPLY_CONFIRM;
+	r.flags = d->hit.flags & RECKON_HIT_APPEAL ? RECKON_LCREPLY_PROVISIONAL
+						   : 0;
+	r.part = d->hit.part;
+	r.hit_id = d->hit.hit_id;
+	r.victim = (uint16_t)(cl->me + 1);
+	r.rendered_tick = (uint32_t)(cl->newest_tick < 0 ? 0 : cl->newest_tick);
+	r.x = me.pose.x;
+	r.y = me.pose.y;
+	r.yaw = me.pose.yaw;
+	r.crouch = (uint8_t)me.pose.crouch;
+	if (reckon_lcreply_encode(&r, cl->buf, sizeof(cl->buf), &len))
+		return -EINVAL;
+	cl->st.replies++;
+	return tx(cl, len, emit, arg);
+}
+
+int fps_client_recv(struct fps_client *cl, int64_t now_ns, const uint8_t *buf,
+		    size_t len, role_emit_fn emit, void *arg)
+{
+	struct reckon_espdu e;
+	struct reckon_detonation d;
+	int t = reckon_dis_pdu_type(buf, len);
+
+	if (t == RECKON_DIS_PDU_ENTITY_STATE &&
+	    reckon_espdu_decode(buf, len, &e) == RECKON_ESPDU_OK) {
+		on_snapshot(cl, now_ns, &e);
+		return 0;
+	}
+	if (t != RECKON_DIS_PDU_DETONATION ||
+	    reckon_detonation_decode(buf, len, &d, NULL, 0) || !d.has_hit) {
+		cl->st.rx_bad++;
+		return 0;
+	}
+	if (d.hit.flags & RECKON_HIT_TO_SHOOTER) {
+		if (d.firing.entity == cl->me + 1) {
+			cl->st.hits_confirmed++;
+			cl->st.confirm_delay_sum_ms +=
+				(double)(now_ns - cl->shot_sent[d.event.event %
+								SHOT_RING]) /
+				1e6;
+		}
+		return 0;
+	}
+	if (d.target.entity != cl->me + 1) {
+		cl->st.rx_bad++;
+		return 0;
+	}
+	return on_hit_taken(cl, now_ns, &d, emit, arg);
+}
+
+void fps_client_stats(const struct fps_client *cl, struct fps_client_stats *o)
+{
+	*o = cl->st;
+}

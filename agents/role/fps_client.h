@@ -1,0 +1,60 @@
+/*
+ * fps_client.h: the fps-client role, one player of a lag-compensation
+ * run. It moves its entity along its path of a bot-world trace (the
+ * world's bot logic decides the movement: routes, fights, cover, peeks),
+ * sends its state to the server every tick (with the RTT echo), keeps
+ * the server's snapshots of the other players and renders them at now -
+ * interp (interpolating between the two snapshots that bracket the render
+ * time; interp 0 shows the newest, as LAGCOM does), and fights on its own
+ * screen: an enemy in its line of sight is engaged after a reaction time,
+ * aimed at (torso, with a seeded Gaussian aim error) and fired on at the
+ * weapon's rate; each shot is a Fire PDU naming the player it hit on this
+ * screen. Hits on itself (Detonation PDUs) get the SBC-on-arrival test
+ * of agents/lagcomp and a confirm/deny reply in every mode. Pure.
+ */
+#ifndef RECKON_ROLE_FPS_CLIENT_H
+#define RECKON_ROLE_FPS_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lagcomp/lagcomp.h"
+#include "role/role.h"
+#include "world/trace.h"
+
+struct fps_client_cfg {
+	const struct map *m;	/* must outlive the client */
+	const struct trace *tr; /* the bot world's trace, ditto */
+	uint32_t entity;	/* trace entity this client plays */
+	int tick_hz;		/* send rate, 60 */
+	double interp_ms;	/* render delay, 0 */
+	double reaction_s;	/* 0.25 */
+	double aim_err_deg;	/* standard deviation per axis, 1.0 */
+	double fire_period_s;	/* 0.1 = 600 rounds per minute */
+	double duration_s;	/* ticks while t < duration */
+	uint64_t seed;
+	uint8_t exercise;
+};
+
+struct fps_client_stats {
+	uint64_t ticks, shots, screen_hits, hits_confirmed;
+	uint64_t hits_taken, sbc_seen, replies, irrefutable;
+	uint64_t rx_snap, rx_bad;
+	double confirm_delay_sum_ms; /* shot sent -> shooter's copy back */
+};
+
+struct fps_client;
+
+void fps_client_defaults(struct fps_client_cfg *c);
+/* -EINVAL (bad config, entity not in the trace), -ENOMEM. */
+int fps_client_new(const struct fps_client_cfg *c, struct fps_client **out);
+void fps_client_free(struct fps_client *cl);
+
+int64_t fps_client_next(const struct fps_client *cl);
+int fps_client_advance(struct fps_client *cl, int64_t now_ns, role_emit_fn emit,
+		       void *arg);
+int fps_client_recv(struct fps_client *cl, int64_t now_ns, const uint8_t *buf,
+		    size_t len, role_emit_fn emit, void *arg);
+void fps_client_stats(const struct fps_client *cl, struct fps_client_stats *o);
+
+#endif
