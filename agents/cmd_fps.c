@@ -142,6 +142,8 @@ static void finish(struct fps_host *h)
 
 		if (!err)
 			err = lagcomp_shots_write(&o->run, lc);
+		if (!err)
+			err = lagcomp_events_write(&o->run, lc);
 		if (err) {
 			fprintf(stderr, "reckon-agent %s: writing to %s: %s\n",
 				o->run.host, o->run.run_dir, strerror(-err));

@@ -34,6 +34,7 @@ struct shell {
 	struct event *timer, *sig[2];
 	struct role_player *pl;
 	struct role_observer *ob;
+	struct view_rec *vr; /* --samples recording, or NULL */
 	struct role_relay rl;
 	int64_t t0;
 	int ending;		    /* observer: frames done, lingering */
@@ -166,6 +167,11 @@ static void finish(struct shell *sh)
 			err = rejects_write(o, c, foreign, o->n_lanes);
 		if (!err)
 			err = errcdf_write(o, sh->ob);
+		if (!err)
+			err = view_rec_close(sh->vr, 1);
+		else
+			view_rec_close(sh->vr, 0);
+		sh->vr = NULL;
 		if (!err)
 			check_matched(sh);
 	} else {
@@ -355,6 +361,7 @@ static void teardown(struct shell *sh)
 		event_free(sh->timer);
 	role_player_free(sh->pl);
 	role_observer_free(sh->ob);
+	view_rec_close(sh->vr, 0);
 	if (sh->base)
 		event_base_free(sh->base);
 }
@@ -381,6 +388,8 @@ int shell_run(const struct shell_opts *o, const struct role_truth *truth)
 		event_config_free(cfg);
 	}
 	err = sh->base ? make_machine(sh) : -ENOMEM;
+	if (!err && sh->ob && !(err = view_rec_open(o, sh->tr, &sh->vr)))
+		view_rec_hook(sh->vr, sh->ob);
 	if (err) {
 		fprintf(stderr, "reckon-agent %s: %s\n", o->host,
 			strerror(-err));

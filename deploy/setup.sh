@@ -30,9 +30,10 @@ group_pkgs() {
 	# systemd-analyze check the man pages and the unit; strace shows what
 	# tc sends; qemu-system-x86, busybox-static and cpio boot Debian's
 	# kernel for the sch_netem test, tests/vm; clang builds the libFuzzer
-	# targets CI runs)
+	# targets CI runs; chromium renders `reckonctl view` pages and the
+	# results page headless)
 	test) echo tshark man-db groff-base systemd strace qemu-system-x86 \
-		busybox-static cpio clang ;;
+		busybox-static cpio clang chromium ;;
 	container) echo podman runc debootstrap ;;
 	cluster) echo slurmctld slurmd slurm-client munge ;;
 	k8s) command -v node >/dev/null && command -v npm >/dev/null ||

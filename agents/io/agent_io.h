@@ -66,6 +66,8 @@ struct shell_opts {
 	double linger_s;
 	/* placement of the map on the earth (--geo-origin, --geo-scale) */
 	struct reckon_geo geo;
+	/* per-frame samples for `reckonctl view`, Hz (0: none) */
+	double samples_hz;
 	/* relay: seconds after t0 to stop (0: when signalled) */
 	double stop_s;
 	/* run context */
@@ -166,6 +168,33 @@ int rejects_write(const struct shell_opts *o,
 #define ERRCDF_POINTS 201
 struct role_observer;
 int errcdf_write(const struct shell_opts *o, const struct role_observer *ob);
+
+/* The viewer's recording (--samples HZ, observer; docs/viewer.md):
+ * frames-HOST.csv (displayed and true position of every lane and entity,
+ * decimated to HZ), arrivals-HOST.csv (every update of a known entity
+ * that arrived) and, when a lane runs led reckoning, grid-HOST.csv (the
+ * trend maps). view_rec_open gives *out = NULL when o asks for nothing;
+ * view_rec_hook points the observer's callbacks at the recorder
+ * (role_observer_watch), which must outlive the observer; view_rec_close
+ * commits the files (commit != 0) or removes them, frees, and returns
+ * the first error met. */
+struct view_rec;
+int view_rec_open(const struct shell_opts *o, const struct role_truth *tr,
+		  struct view_rec **out);
+void view_rec_hook(struct view_rec *r, struct role_observer *ob);
+int view_rec_close(struct view_rec *r, int commit);
+
+/* Write a uniform grid as rows of RUN_DIR/grid-HOST.csv (docs/viewer.md):
+ * one row per cell with a value. Used for led trend maps; any predictor
+ * host with a grid (AntReckoning's pheromones) can write the same rows. */
+struct view_grid {
+	const char *name, *kind; /* kind: "trend" or "pheromone" */
+	double x0, y0, x1, y1;
+	int nx, ny;
+};
+void view_grid_header(FILE *f);
+void view_grid_cell(FILE *f, const struct view_grid *g, int ix, int iy,
+		    double value, double u, double v);
 
 /* The relay's metric row of lane i (what shell and simulator write). */
 struct role_relay;

@@ -36,7 +36,7 @@ static const char usage_text[] =
 	"         --port BASE (47000) --bind ADDR (0.0.0.0) --topology "
 	"p2p|client-server\n"
 	"player:  --entities ID,ID,... | --player-index I --players N\n"
-	"observer: --threshold U (20) --linger S (1)\n"
+	"observer: --threshold U (20) --linger S (1) --samples HZ (0: none)\n"
 	"wire:    --geo-origin LAT,LON,ALT --geo-scale M (metres per unit): "
 	"ECEF\n"
 	"         locations (docs/wire-format.md); player and observers "
@@ -312,6 +312,7 @@ enum {
 	O_TRAIN_TRACE,
 	O_GEO_ORIGIN,
 	O_GEO_SCALE,
+	O_SAMPLES,
 };
 
 static const struct option opts[] = {
@@ -341,6 +342,7 @@ static const struct option opts[] = {
 	{"trend-trace", required_argument, NULL, O_TRAIN_TRACE},
 	{"geo-origin", required_argument, NULL, O_GEO_ORIGIN},
 	{"geo-scale", required_argument, NULL, O_GEO_SCALE},
+	{"samples", required_argument, NULL, O_SAMPLES},
 	{NULL, 0, NULL, 0},
 };
 
@@ -478,6 +480,10 @@ static int parse_one(struct parse_state *ps, int c, const char *arg)
 	case O_GEO_SCALE:
 		if (parse_double(arg, 1e-9, 1e6, &o->geo.scale))
 			return bad(ps, "--geo-scale (metres per unit)", arg);
+		return 0;
+	case O_SAMPLES:
+		if (parse_double(arg, 0, 1000, &o->samples_hz))
+			return bad(ps, "--samples (Hz, 0..1000)", arg);
 		return 0;
 	}
 	return say(ps->err, ps->errlen, "unknown option");

@@ -14,5 +14,8 @@
 int lagcomp_metrics_write(const struct shell_opts *o, const struct lc_server *s,
 			  double duration_s);
 int lagcomp_shots_write(const struct shell_opts *o, const struct lc_server *s);
+/* events-HOST.csv: every shot as a ray for `reckonctl view`
+ * (docs/viewer.md; view_events.c). */
+int lagcomp_events_write(const struct shell_opts *o, const struct lc_server *s);
 
 #endif

@@ -214,6 +214,10 @@ struct lc_verdict {
 	int sbc;	   /* victim-side SBC on arrival: -1 unknown */
 	int pose_mismatch; /* a denial's pose was off by > pose_tol */
 	int64_t result_ns; /* result sent to the shooter, -1 never */
+	/* the ray as traced: from the shooter's eye to the impact point,
+	 * or on a miss to the first wall (at most trace_dist); the victim's
+	 * judged X-Y position */
+	double eye[3], end[3], victim_xy[2];
 };
 
 /* A message the caller must send. */

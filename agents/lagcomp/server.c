@@ -21,6 +21,7 @@
 
 #include "lagcomp/lagcomp.h"
 #include "predict/vec3.h"
+#include "world/geom.h"
 
 int lc_server_init(struct lc_server *s, const struct lc_config *c,
 		   const struct map *m, const struct lc_body *b, char *why,
@@ -266,6 +267,9 @@ static void judge_hit(struct lc_server *s, struct lc_verdict *v,
 	v->victim_rtt_ms = lc_ping_get(&s->p[h->victim].ping);
 	v->part = h->part;
 	v3_copy(v->point, h->point);
+	v3_copy(v->end, h->point);
+	v->victim_xy[0] = poses[h->victim].x;
+	v->victim_xy[1] = poses[h->victim].y;
 	lc_offset_local(&s->body, &poses[h->victim], h->part, h->point,
 			v->v_local);
 	v->rewind_dist =
@@ -275,6 +279,22 @@ static void judge_hit(struct lc_server *s, struct lc_verdict *v,
 		    (c->alc_high_ping_ms <= 0 ||
 		     v->shooter_rtt_ms >= c->alc_high_ping_ms) &&
 		    s->npending < LC_MAX_PENDING;
+}
+
+/* The ray as drawn (docs/viewer.md): from the eye to the first wall
+ * along the aim, at most trace_dist; a hit moves the end to its impact. */
+static void ray_end(const struct lc_server *s, const double eye[3],
+		    const double dir[3], struct lc_verdict *v)
+{
+	double hl = hypot(dir[0], dir[1]), d = s->cfg.trace_dist;
+
+	if (hl > 0 && s->m)
+		d = geom_raycast(s->m, eye[0], eye[1], dir[0] / hl, dir[1] / hl,
+				 d * hl) /
+		    hl;
+	v3_copy(v->eye, eye);
+	for (int i = 0; i < 3; i++)
+		v->end[i] = eye[i] + dir[i] * d;
 }
 
 int lc_server_fire(struct lc_server *s, const struct lc_shot *shot,
@@ -319,6 +339,7 @@ int lc_server_fire(struct lc_server *s, const struct lc_shot *shot,
 	judged_world(s, shot->shooter, k, poses, alive);
 	lc_eye(&s->body, &s->p[shot->shooter].pose, eye);
 	lc_aim_dir(shot->yaw, shot->pitch, dir);
+	ray_end(s, eye, dir, v);
 	if (!lc_trace(s->m, &s->body, eye, dir, s->cfg.trace_dist, poses, alive,
 		      s->nplayers, shot->shooter, &h) ||
 	    !can_damage(s, shot->shooter, h.victim)) {

@@ -32,6 +32,8 @@ struct role_observer {
 	struct reckon_geo geo;
 	void (*on_frame)(void *arg, const struct role_frame *f);
 	void *frame_arg;
+	void (*on_arrival)(void *arg, const struct role_arrival *a);
+	void *arrival_arg;
 	struct predict_receiver **rcv; /* n_paths x n_lanes */
 	size_t *k;		       /* next frame sample of each path */
 	struct role_metrics *m;	       /* n_entities x n_lanes */
@@ -141,8 +143,44 @@ void role_observer_free(struct role_observer *o)
 	free(o);
 }
 
+void role_observer_watch(struct role_observer *o,
+			 void (*on_frame)(void *, const struct role_frame *),
+			 void *frame_arg,
+			 void (*on_arrival)(void *, const struct role_arrival *),
+			 void *arrival_arg)
+{
+	if (!o)
+		return;
+	o->on_frame = on_frame;
+	o->frame_arg = frame_arg;
+	o->on_arrival = on_arrival;
+	o->arrival_arg = arrival_arg;
+}
+
+static int recv_one(struct role_observer *o, uint16_t lane, int64_t now_ns,
+		    const void *buf, size_t len, struct role_arrival *a);
+
 int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 		       const void *buf, size_t len)
+{
+	struct role_arrival a = {
+		.lane = lane, .entity = UINT32_MAX, .recv_ns = now_ns};
+	int err = recv_one(o, lane, now_ns, buf, len, &a);
+
+	/* every update of a known entity, whatever became of it */
+	if (o && o->on_arrival && a.entity != UINT32_MAX && err != -EBADMSG &&
+	    err != -EPROTO && err != -ENOMEM) {
+		a.result = err;
+		o->on_arrival(o->arrival_arg, &a);
+	}
+	return err;
+}
+
+/* role_observer_recv; a gets the update's entity, sequence number, send
+ * time and position once it is known to be one (entity UINT32_MAX
+ * before). */
+static int recv_one(struct role_observer *o, uint16_t lane, int64_t now_ns,
+		    const void *buf, size_t len, struct role_arrival *a)
 {
 	struct reckon_espdu pdu;
 	struct predict_update u;
@@ -172,6 +210,10 @@ int role_observer_recv(struct role_observer *o, uint16_t lane, int64_t now_ns,
 	m = &o->m[(size_t)e * o->n_lanes + lane];
 	m->received++;
 	m->bytes_received += len;
+	a->entity = u.entity;
+	a->seq = pdu.seq;
+	a->send_ns = u.t_ns;
+	v3_copy(a->pos, u.pos);
 	if (role_truth_find_path(o->tr, u.entity, u.t_ns, &path)) {
 		m->unmatched++;
 		return -ENOENT;

@@ -36,6 +36,19 @@ struct role_frame {
 	double err; /* |shown - truth|, u */
 };
 
+/* One update that arrived for a known entity of the lane, with what the
+ * observer did with it: 0 applied, -ENOENT no path at its send time,
+ * -ESTALE older than the newest, -EINVAL refused by the receiver. */
+struct role_arrival {
+	uint16_t lane;
+	uint32_t entity;
+	uint32_t seq;	 /* the PDU's sequence number per (entity, lane) */
+	int64_t send_ns; /* the state's time */
+	int64_t recv_ns; /* arrival */
+	double pos[3];	 /* the position the update carries */
+	int result;
+};
+
 struct role_observer_cfg {
 	const struct role_truth *truth; /* must outlive the observer */
 	const struct predict_params *lanes;
@@ -56,6 +69,15 @@ struct role_observer;
 int role_observer_new(const struct role_observer_cfg *cfg,
 		      struct role_observer **out);
 void role_observer_free(struct role_observer *o);
+
+/* Replace the optional callbacks: on_frame as in the configuration, and
+ * on_arrival for every update of a known entity as it arrives (after the
+ * observer took it or not). NULL: none. */
+void role_observer_watch(struct role_observer *o,
+			 void (*on_frame)(void *, const struct role_frame *),
+			 void *frame_arg,
+			 void (*on_arrival)(void *, const struct role_arrival *),
+			 void *arrival_arg);
 
 /* A datagram arrived on lane at relative time now_ns. The frames due
  * before now_ns are run first (as role_observer_frame(o, now_ns - 1));

@@ -10,6 +10,7 @@
 
 #include "ctl_int.h"
 #include "sweep.h"
+#include "view.h"
 
 /* clang-format off */
 static const struct {
@@ -23,6 +24,7 @@ static const struct {
 	{ "stop", ctl_stop, "stop                   stop the running scenario" },
 	{ "run", ctl_run, "run FILE               queue a scenario on the service" },
 	{ "shutdown", ctl_shutdown, "shutdown               stop the service" },
+	{ "view", ctl_view, "view [-o FILE] [--host H] [--map M] [--points N] RUN_DIR   one HTML page replaying a run (docs/viewer.md)" },
 	{ "merge", sweep_merge, "merge [--no-plots] OUT SHARD_DIR...   join sweep shards (docs/sweeps.md)" },
 };
 /* clang-format on */

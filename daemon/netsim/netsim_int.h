@@ -128,6 +128,7 @@ struct sim_host {
 	const struct role_truth *tr; /* shared by the run, not owned */
 	struct role_player *pl;
 	struct role_observer *ob;
+	struct view_rec *vr; /* observer's --samples recording, or NULL */
 	struct role_relay rl;
 	int64_t t0;   /* absolute virtual ns of the machine's time 0 */
 	int ending;   /* observer: frames done, lingering */

@@ -159,6 +159,8 @@ int sim_host_start(struct sim_host *h, const struct role_truth *tr,
 		};
 
 		rc = role_observer_new(&c, &h->ob);
+		if (rc == 0 && (rc = view_rec_open(o, tr, &h->vr)) == 0)
+			view_rec_hook(h->vr, h->ob);
 		if (rc == 0)
 			rel = role_observer_next(h->ob);
 	}
@@ -270,7 +272,7 @@ int sim_host_finish(struct sim_host *h, int64_t now, int stopped)
 	struct reckon_espdu_counters c[ROLE_MAX_LANES];
 	uint64_t foreign[ROLE_MAX_LANES] = {0};
 	const struct shell_opts *o = &h->o;
-	int err;
+	int err, rc;
 
 	if (h->fps)
 		return sim_fps_finish(h, now, stopped);
@@ -291,6 +293,10 @@ int sim_host_finish(struct sim_host *h, int64_t now, int stopped)
 			err = rejects_write(o, c, foreign, o->n_lanes);
 		if (!err)
 			err = errcdf_write(o, h->ob);
+		rc = view_rec_close(h->vr, !err);
+		h->vr = NULL;
+		if (!err)
+			err = rc;
 		if (!err && all_unmatched(h)) {
 			snprintf(h->warn, sizeof(h->warn),
 				 "every update received matched no path of "
@@ -315,7 +321,9 @@ void sim_host_free(struct sim_host *h)
 	sim_fps_free(h);
 	role_player_free(h->pl);
 	role_observer_free(h->ob);
+	view_rec_close(h->vr, 0);
 	h->pl = NULL;
 	h->ob = NULL;
+	h->vr = NULL;
 	scenario_words_free(&h->words);
 }
