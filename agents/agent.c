@@ -1,7 +1,12 @@
 /*
  * reckon-agent: what runs inside a host's namespace, and the offline tools
- * that share its code. Each subcommand lives in its own cmd_*.c file.
+ * that share its code. Each subcommand lives in its own cmd_*.c file; this
+ * file dispatches to them and holds the one way they all report usage
+ * errors: a single line naming what is wrong and a pointer to --help, exit
+ * status 2 (`--help` itself prints the usage on stdout, exit status 0).
  */
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +18,8 @@ static const struct {
 	const char *help;
 } cmds[] = {
 	{"trace", cmd_trace,
-	 "trace gen|check|stats|import ...   movement traces"},
+	 "trace gen|check|stats|import|map-svg|map-check ...   movement "
+	 "traces"},
 	{"replay", cmd_replay,
 	 "replay --trace FILE --predictor NAME [--param k=v] [--json]"},
 	{"player", cmd_player,
@@ -25,21 +31,59 @@ static const struct {
 	{"now", cmd_now, "now   (CLOCK_MONOTONIC in ns, for --start-ns)"},
 };
 
-static int usage(void)
+int cmd_help_asked(int argc, char *argv[])
 {
-	fprintf(stderr, "usage: reckon-agent COMMAND [ARGS]\n");
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(stderr, "       reckon-agent %s\n", cmds[i].help);
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "reckon-agent %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nsee 'reckon-agent %s --help'\n", cmd);
 	return 2;
+}
+
+int cmd_option_error(const char *cmd, int c, char *argv[])
+{
+	if (c == ':')
+		return cmd_usage_error(cmd, "option '%s' needs a value",
+				       argv[optind - 1]);
+	if (optopt > 0 && optopt < 128)
+		return cmd_usage_error(cmd, "unknown option '-%c'", optopt);
+	return cmd_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: reckon-agent COMMAND [ARGS]\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "       reckon-agent %s\n", cmds[i].help);
+	fprintf(f, "       reckon-agent [COMMAND] --help   usage (of COMMAND)\n");
 }
 
 int main(int argc, char *argv[])
 {
-	if (argc < 2)
-		return usage();
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
 			return cmds[i].fn(argc - 2, argv + 2);
-	fprintf(stderr, "reckon-agent: unknown command '%s'\n", argv[1]);
-	return usage();
+	fprintf(stderr,
+		"reckon-agent: unknown %s '%s'\nsee 'reckon-agent --help'\n",
+		argv[1][0] == '-' ? "option" : "command", argv[1]);
+	return 2;
 }

@@ -433,28 +433,30 @@ static void write_results(struct emulation *e)
 	free(rh);
 }
 
+/* For each failed host: how it ended and the line of its log that says
+ * why (results_error_line), with where the whole log is. */
 static void report_failures(const struct emulation *e)
 {
-	char tail[2048];
+	char cause[512], how[96];
+	unsigned lines = 0;
 
 	for (unsigned i = 0; i < e->n; i++) {
 		const struct eng_host *h = &e->h[i];
 
 		if (!h->failed)
 			continue;
-		if (results_tail(h->log, 10, tail, sizeof(tail)) < 0)
-			tail[0] = '\0';
+		if (results_error_line(h->log, cause, sizeof(cause), &lines) <
+		    0)
+			snprintf(cause, sizeof(cause), "(its log is empty)");
 		if (h->hp.status > 128)
-			log_warnx("host %s failed: killed by signal %d (%s); "
-				  "last lines of %s:\n%s",
-				  e->sc->hosts[i].name, h->hp.status - 128,
-				  strsignal(h->hp.status - 128), h->log,
-				  tail[0] ? tail : "  (empty)\n");
+			snprintf(how, sizeof(how), "killed by signal %d (%s)",
+				 h->hp.status - 128,
+				 strsignal(h->hp.status - 128));
 		else
-			log_warnx("host %s failed: exit status %d; last lines "
-				  "of %s:\n%s",
-				  e->sc->hosts[i].name, h->hp.status, h->log,
-				  tail[0] ? tail : "  (empty)\n");
+			snprintf(how, sizeof(how), "exit status %d",
+				 h->hp.status);
+		log_warnx("host %s failed: %s: %s\n  (%u line(s) in %s)",
+			  e->sc->hosts[i].name, how, cause, lines, h->log);
 	}
 }
 

@@ -226,6 +226,47 @@ int results_hosts(const char *dir, const struct scenario *sc, unsigned rep,
 	return results_commit(f, tmp, path);
 }
 
+/* Is line (NUL terminated) a reckon-agent line that is no warning or
+ * statistic? */
+static int agent_cause(const char *line)
+{
+	return !strncmp(line, "reckon-agent", 12) &&
+	       !strstr(line, "warning") && !strstr(line, "wake-ups") &&
+	       !strstr(line, "--help");
+}
+
+int results_error_line(const char *path, char *out, size_t outlen,
+		       unsigned *nlines)
+{
+	char *line = NULL, agent[512] = "", last[512] = "";
+	size_t cap = 0;
+	ssize_t n;
+	int found = 0;
+	FILE *f = fopen(path, "re");
+
+	if (f == NULL)
+		return -errno;
+	*nlines = 0;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		line[strcspn(line, "\r\n")] = '\0';
+		++*nlines;
+		if (!line[0])
+			continue;
+		if (!found && strcasestr(line, "error")) {
+			snprintf(out, outlen, "%s", line);
+			found = 1;
+		}
+		if (!agent[0] && agent_cause(line))
+			snprintf(agent, sizeof(agent), "%s", line);
+		snprintf(last, sizeof(last), "%s", line);
+	}
+	free(line);
+	fclose(f);
+	if (!found)
+		snprintf(out, outlen, "%s", agent[0] ? agent : last);
+	return out[0] ? 0 : -ENOENT;
+}
+
 int results_tail(const char *path, unsigned lines, char *out, size_t outlen)
 {
 	char buf[4096];

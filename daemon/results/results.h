@@ -67,6 +67,14 @@ int results_hosts(const char *dir, const struct scenario *sc, unsigned rep,
  * each line indented by two spaces). */
 int results_tail(const char *path, unsigned lines, char *out, size_t outlen);
 
+/* The line of a host's log that says why it failed, into out (NUL
+ * terminated, no line end): the first line mentioning "error", else the
+ * first line a reckon-agent wrote that is no warning or statistic (its
+ * usage errors are one line), else the last non-empty line. *nlines gets
+ * the number of lines of the log. 0, -ENOENT for an empty log, -errno. */
+int results_error_line(const char *path, char *out, size_t outlen,
+		       unsigned *nlines);
+
 /*
  * summary.c: the results of a run, aggregated. Every agent writes
  * metrics-HOST.csv into its repetition's directory (agents/io/metrics_io.c,
