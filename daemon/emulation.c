@@ -67,6 +67,7 @@ struct emulation {
 	int64_t end_ns;	  /* elapsed when the run ended */
 	FILE *changes;
 	int result;
+	int at_duration; /* stopped because the duration elapsed */
 	char why[160];
 };
 
@@ -418,10 +419,14 @@ static void write_results(struct emulation *e)
 
 			rh[i].pid = h->hp.pid;
 			rh[i].status = h->hp.status;
+			/* ended: stopped by reckond at the scenario's
+			 * end, as planned; stopped: before it */
 			rh[i].outcome = !h->hp.exited	    ? "aborted"
 					: h->killed	    ? "killed"
 					: h->failed	    ? "failed"
-					: h->stopped	    ? "stopped"
+					: h->stopped	    ? (e->at_duration
+								       ? "ended"
+								       : "stopped")
 					: h->hp.status == 0 ? "ok"
 							    : "failed";
 		}
@@ -539,9 +544,13 @@ void emulation_stop(struct emulation *e, const char *why)
 
 static void on_duration(evutil_socket_t fd, short what, void *arg)
 {
+	struct emulation *e = arg;
+
 	(void)fd;
 	(void)what;
-	emulation_stop(arg, "duration elapsed");
+	if (e->state == ENG_RUNNING)
+		e->at_duration = 1;
+	emulation_stop(e, "duration elapsed");
 }
 
 static void on_sigchld(evutil_socket_t fd, short what, void *arg)

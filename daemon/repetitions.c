@@ -36,6 +36,7 @@ struct repetitions {
 	int result;
 	int stopping;
 	int log_fd;
+	struct run_info info; /* what the run is; partial once stopped */
 };
 
 /* $RECKON_AGENT, else reckon-agent next to reckond (installed), else the
@@ -108,12 +109,35 @@ static int start_rep(struct repetitions *r)
 	return emulation_start(r->base, &p, emulation_done, r, &r->eng);
 }
 
+/* How the run went: the agents' timing files, the repetitions that ran;
+ * into run.json and the log. */
+static void judge(struct repetitions *r)
+{
+	struct run_info *ri = &r->info;
+	char acc[300];
+	int err;
+
+	if (r->stopping && r->rep < r->sc->repetitions)
+		run_info_partial(ri, "%u of %u repetitions ran", r->rep,
+				 r->sc->repetitions);
+	run_info_timing(ri, r->dir, r->sc->repetitions);
+	err = run_info_write(r->dir, ri);
+	if (err < 0)
+		log_warnx("%s/run.json: %s", r->dir, strerror(-err));
+	if (ri->degraded) {
+		run_info_accuracy(ri, acc, sizeof(acc));
+		log_warnx("%s: %s", r->sc->name, acc);
+	}
+}
+
 static void finish(struct repetitions *r)
 {
+	judge(r);
 	/* Agents' metrics, when the scenario has any, become summary.csv,
 	 * summary.json and the table on stdout. */
 	if (r->result == 0) {
-		int err = summary_write(r->dir, r->sc->repetitions, stdout);
+		int err = summary_write_info(r->dir, r->sc->repetitions,
+					     &r->info, stdout);
 
 		if (err < 0 && err != -ENOENT) {
 			/* Metrics were written but cannot be summarised:
@@ -122,11 +146,17 @@ static void finish(struct repetitions *r)
 			r->result = 1;
 		}
 		if (err == 0 &&
-		    (err = plot_run(r->dir, r->sc->repetitions)) < 0)
+		    (err = plot_run_info(r->dir, r->sc->repetitions,
+					 &r->info)) < 0)
 			log_warnx("%s: plots: %s", r->dir, strerror(-err));
 	}
-	log_info("%s: %s; results in %s", r->sc->name,
-		 r->result == 0 ? "finished" : "FAILED", r->dir);
+	if (r->result != 0)
+		log_info("%s: FAILED; results in %s", r->sc->name, r->dir);
+	else if (r->info.partial[0])
+		log_warnx("%s: PARTIAL (%s); results in %s", r->sc->name,
+			  r->info.partial, r->dir);
+	else
+		log_info("%s: finished; results in %s", r->sc->name, r->dir);
 	log_set_file(-1);
 	if (r->log_fd >= 0)
 		close(r->log_fd);
@@ -182,6 +212,7 @@ int repetitions_start(struct event_base *base, const struct scenario *sc,
 			  sc->path);
 	r->base = base;
 	r->sc = sc;
+	run_info_init(&r->info, sc, "emulation");
 	r->done = done;
 	r->arg = arg;
 	r->log_fd = -1;
@@ -235,6 +266,13 @@ int repetitions_start(struct event_base *base, const struct scenario *sc,
 
 void repetitions_stop(struct repetitions *r, const char *why)
 {
+	if (!r->stopping) {
+		if (r->eng != NULL)
+			run_info_partial(&r->info, "%s during repetition %u",
+					 why, r->rep);
+		else
+			run_info_partial(&r->info, "%s", why);
+	}
 	r->stopping = 1;
 	if (r->eng != NULL)
 		emulation_stop(r->eng, why);

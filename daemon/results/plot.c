@@ -160,7 +160,8 @@ static void figs_free(struct figs *f)
 
 /* index.html of dir with the figures drawn. */
 static int figs_html(const char *dir, const char *title, const struct figs *f,
-		     const char *csv, int link_col)
+		     const struct run_info *ri, const char *csv,
+		     const char *json, int link_points)
 {
 	const char **name = calloc(f->n + 1, sizeof(*name));
 	const char **cap = calloc(f->n + 1, sizeof(*cap));
@@ -171,7 +172,18 @@ static int figs_html(const char *dir, const char *title, const struct figs *f,
 			name[i] = f->name[i];
 			cap[i] = f->cap[i];
 		}
-		rc = plot_html(dir, title, name, cap, f->n, csv, link_col);
+		struct plot_page pg = {
+			.title = title,
+			.ri = ri,
+			.figs = name,
+			.captions = cap,
+			.n = f->n,
+			.csv = csv,
+			.json = json,
+			.link_points = link_points,
+		};
+
+		rc = plot_html(dir, &pg);
 	}
 	free(name);
 	free(cap);
@@ -492,6 +504,12 @@ static void cdf_figure(const char *run_dir, unsigned repetitions,
 
 int plot_run(const char *run_dir, unsigned repetitions)
 {
+	return plot_run_info(run_dir, repetitions, NULL);
+}
+
+int plot_run_info(const char *run_dir, unsigned repetitions,
+		  const struct run_info *ri)
+{
 	static const struct fig_spec frame_fs = {
 		.name = "error_frame_cdf",
 		.title = "Position error per frame",
@@ -531,7 +549,8 @@ int plot_run(const char *run_dir, unsigned repetitions)
 		cdf_figure(run_dir, repetitions, gp, pdir, &entity_fs,
 			   "metrics-", read_metrics, &figs);
 	}
-	rc = figs_html(run_dir, "reckon run", &figs, "summary.csv", -1);
+	rc = figs_html(run_dir, "reckon run", &figs, ri, "summary.csv",
+		       "summary.json", 0);
 	figs_free(&figs);
 	return rc;
 }
@@ -849,7 +868,8 @@ int plot_sweep(const char *dir)
 		}
 	}
 	table_free(&t);
-	rc = figs_html(dir, "reckon sweep", &figs, "sweep.csv", 0);
+	rc = figs_html(dir, "reckon sweep", &figs, NULL, "sweep.csv",
+		       "sweep.json", 1);
 	figs_free(&figs);
 	return rc;
 }

@@ -1,18 +1,25 @@
 /*
- * plot_html.c: index.html of a run or sweep directory: the figures that
- * plot.c drew (each SVG inline as an <img>, linked to its PNG) with
- * their captions, then a CSV of the directory (summary.csv or sweep.csv)
- * as an HTML table, every cell escaped. In a sweep the point column
- * links to each point's own index.html.
+ * plot_html.c: index.html of a run or sweep directory. It opens with what
+ * the run was (scenario, date, seed, mode, repetitions, links) and how it
+ * went (complete or partial and why, the emulation's timer accuracy),
+ * then a narrow summary table: one row per predictor and condition (and
+ * sweep point), with updates/s and bytes/s per entity beside the mean and
+ * p95 error, each as mean ± 95% CI half-width; the raw CSV and JSON are
+ * linked under it. The figures plot.c drew follow in a grid that puts an
+ * axis's error, updates/s and bytes/s figures side by side, each SVG
+ * linked to its PNG. Every cell and text is escaped.
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "results.h"
+
+#define MAX_COLS 128
 
 static void esc(FILE *f, const char *s)
 {
@@ -39,98 +46,330 @@ static void esc(FILE *f, const char *s)
 	}
 }
 
-static void table(FILE *f, const char *path, int link_col)
+/* The metrics of the narrow table: column, heading, unit. */
+static const struct {
+	const char *col, *head;
+} metric[] = {
+	{"updates_per_s", "updates/s per entity"},
+	{"bytes_per_s", "bytes/s per entity"},
+	{"err_mean", "error mean (u)"},
+	{"err_p95", "error p95 (u)"},
+};
+#define NMETRIC (sizeof(metric) / sizeof(metric[0]))
+
+/* A CSV file (summary.csv or sweep.csv) read whole. */
+struct csv {
+	char *hdr, *h[MAX_COLS + 1];
+	size_t nh;
+	char **line;
+	char ***cell;
+	size_t n;
+};
+
+static void csv_free(struct csv *c)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	int first = 1;
-	FILE *in = fopen(path, "r");
-
-	if (in == NULL) {
-		fputs("<p>(no table: ", f);
-		esc(f, path);
-		fputs(" is missing)</p>\n", f);
-		return;
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->line[i]);
+		free(c->cell[i]);
 	}
-	fputs("<table>\n", f);
-	while (getline(&line, &cap, in) > 0) {
-		char *p = line, *c;
-		int col = 0;
-
-		fputs("<tr>", f);
-		line[strcspn(line, "\r\n")] = '\0';
-		do {
-			c = strchr(p, ',');
-			if (c)
-				*c = '\0';
-			fputs(first ? "<th>" : "<td>", f);
-			if (!first && col == link_col) {
-				fprintf(f,
-					"<a "
-					"href=\"points/p%06llu/index.html\">",
-					strtoull(p, NULL, 10));
-				esc(f, p);
-				fputs("</a>", f);
-			} else {
-				esc(f, p);
-			}
-			fputs(first ? "</th>" : "</td>", f);
-			p = c ? c + 1 : NULL;
-			col++;
-		} while (p);
-		fputs("</tr>\n", f);
-		first = 0;
-	}
-	fputs("</table>\n", f);
-	free(line);
-	fclose(in);
+	free(c->line);
+	free(c->cell);
+	free(c->hdr);
 }
 
-int plot_html(const char *dir, const char *title, const char *const *figs,
-	      const char *const *captions, unsigned n, const char *csv,
-	      int link_col)
+static int csv_load(const char *path, struct csv *c)
 {
-	char path[PATH_MAX], tmp[PATH_MAX], src[PATH_MAX];
+	char *buf = NULL;
+	size_t cap = 0;
+	FILE *in = fopen(path, "re");
+
+	memset(c, 0, sizeof(*c));
+	if (in == NULL)
+		return -errno;
+	while (getline(&buf, &cap, in) > 0) {
+		char **l, ***k;
+
+		if (c->hdr == NULL) {
+			c->hdr = strdup(buf);
+			if (c->hdr == NULL)
+				break;
+			c->nh = results_split_csv(c->hdr, c->h, MAX_COLS);
+			continue;
+		}
+		l = realloc(c->line, (c->n + 1) * sizeof(*l));
+		if (l)
+			c->line = l;
+		k = realloc(c->cell, (c->n + 1) * sizeof(*k));
+		if (k)
+			c->cell = k;
+		if (!l || !k)
+			break;
+		c->line[c->n] = strdup(buf);
+		c->cell[c->n] = calloc(MAX_COLS + 1, sizeof(char *));
+		if (!c->line[c->n] || !c->cell[c->n] ||
+		    results_split_csv(c->line[c->n], c->cell[c->n],
+				      MAX_COLS) != c->nh) {
+			free(c->line[c->n]);
+			free(c->cell[c->n]);
+			continue; /* malformed: not shown */
+		}
+		c->n++;
+	}
+	free(buf);
+	fclose(in);
+	return c->hdr != NULL && c->nh <= MAX_COLS ? 0 : -EINVAL;
+}
+
+static int col(const struct csv *c, const char *name)
+{
+	for (size_t i = 0; i < c->nh; i++)
+		if (!strcmp(c->h[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* "mean ± half" with 3 significant digits; "-" when empty. */
+static void mean_ci(FILE *f, const char *m, const char *h)
+{
+	char *end;
+	double mv = strtod(m, &end), hv;
+
+	if (!*m || *end || !isfinite(mv)) {
+		fputs("<td>-</td>", f);
+		return;
+	}
+	fprintf(f, "<td>%.3g", mv);
+	hv = h ? strtod(h, &end) : NAN;
+	if (h && *h && !*end && isfinite(hv))
+		fprintf(f, "<span class=ci> ± %.2g</span>", hv);
+	fputs("</td>", f);
+}
+
+/* Do two rows of one predictor differ in their parameters? */
+static int params_differ(const struct csv *c, int cp, int cq)
+{
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t j = i + 1; j < c->n; j++)
+			if (!strcmp(c->cell[i][cp], c->cell[j][cp]) &&
+			    strcmp(c->cell[i][cq], c->cell[j][cq]))
+				return 1;
+	return 0;
+}
+
+/* The narrow table: the columns before "predictor" (a sweep's point and
+ * axes), predictor (with its parameters when rows of one predictor
+ * differ in them), condition, repetitions and the metrics. */
+static void narrow_table(FILE *f, const char *dir, const char *csv,
+			 int link_points)
+{
+	char path[PATH_MAX];
+	struct csv c = {0};
+	int cp, cq, cc, cr, mc[NMETRIC], mh[NMETRIC], showp;
+
+	if (results_path(path, sizeof(path), "%s/%s", dir, csv) < 0 ||
+	    csv_load(path, &c) < 0) {
+		fputs("<p>(no summary: ", f);
+		esc(f, csv);
+		fputs(" is missing or unreadable)</p>\n", f);
+		csv_free(&c);
+		return;
+	}
+	cp = col(&c, "predictor");
+	cq = col(&c, "params");
+	cc = col(&c, "condition");
+	cr = col(&c, "repetitions");
+	if (cp < 0 || cq < 0 || cc < 0 || cr < 0) {
+		fputs("<p>(", f);
+		esc(f, csv);
+		fputs(" is not a summary)</p>\n", f);
+		csv_free(&c);
+		return;
+	}
+	for (size_t k = 0; k < NMETRIC; k++) {
+		char ci[64];
+
+		snprintf(ci, sizeof(ci), "%s_ci95", metric[k].col);
+		mc[k] = col(&c, metric[k].col);
+		mh[k] = col(&c, ci);
+	}
+	showp = params_differ(&c, cp, cq);
+	fputs("<table id=summary>\n<tr>", f);
+	for (int k = 0; k < cp; k++) {
+		fputs("<th>", f);
+		esc(f, c.h[k]);
+		fputs("</th>", f);
+	}
+	fputs("<th>predictor</th><th>condition</th><th>reps</th>", f);
+	for (size_t k = 0; k < NMETRIC; k++)
+		if (mc[k] >= 0)
+			fprintf(f, "<th>%s</th>", metric[k].head);
+	fputs("</tr>\n", f);
+	for (size_t i = 0; i < c.n; i++) {
+		char **r = c.cell[i];
+
+		fputs("<tr>", f);
+		for (int k = 0; k < cp; k++) {
+			fputs("<td class=key>", f);
+			if (k == 0 && link_points)
+				fprintf(f,
+					"<a href=\"points/p%06llu/"
+					"index.html\">",
+					strtoull(r[k], NULL, 10));
+			esc(f, r[k]);
+			fputs(k == 0 && link_points ? "</a></td>" : "</td>",
+			      f);
+		}
+		fputs("<td class=key>", f);
+		esc(f, r[cp]);
+		if (showp && *r[cq]) {
+			fputs("<div class=params>", f);
+			esc(f, r[cq]);
+			fputs("</div>", f);
+		}
+		fputs("</td><td class=key>", f);
+		esc(f, r[cc]);
+		fputs("</td><td>", f);
+		esc(f, r[cr]);
+		fputs("</td>", f);
+		for (size_t k = 0; k < NMETRIC; k++)
+			if (mc[k] >= 0)
+				mean_ci(f, r[mc[k]],
+					mh[k] >= 0 ? r[mh[k]] : NULL);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	csv_free(&c);
+}
+
+static void fact(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "<tr><th>%s</th><td>", name);
+	esc(f, value);
+	fputs("</td></tr>\n", f);
+}
+
+/* What the run was and how it went. */
+static void facts(FILE *f, const struct run_info *ri)
+{
+	char buf[600];
+
+	if (ri->partial[0]) {
+		fputs("<p class=partial><b>Partial run:</b> ", f);
+		esc(f, ri->partial);
+		fputs(". The numbers cover only what ran.</p>\n", f);
+	}
+	if (ri->degraded) {
+		run_info_accuracy(ri, buf, sizeof(buf));
+		fputs("<p class=partial><b>Emulation accuracy degraded:</b> ",
+		      f);
+		esc(f, buf);
+		fputs(".</p>\n", f);
+	}
+	fputs("<table class=facts>\n", f);
+	fact(f, "scenario", ri->scenario);
+	fact(f, "file", ri->path);
+	fact(f, "date", ri->date);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)ri->seed);
+	fact(f, "seed", buf);
+	snprintf(buf, sizeof(buf), "%s, %u repetition(s) of %.1f s", ri->mode,
+		 ri->repetitions, ri->duration_s);
+	fact(f, "run", buf);
+	fact(f, "links", ri->links[0] ? ri->links : "(none)");
+	snprintf(buf, sizeof(buf), "%s%s%s", run_info_status(ri),
+		 ri->partial[0] ? ": " : "", ri->partial);
+	fact(f, "status", buf);
+	run_info_accuracy(ri, buf, sizeof(buf));
+	fact(f, "timers", buf);
+	fputs("</table>\n", f);
+}
+
+static void head(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+	      "<meta name=viewport content=\"width=device-width\">\n<title>",
+	      f);
+	esc(f, title);
+	fputs("</title>\n<style>\n"
+	      "body{font-family:sans-serif;margin:1em;max-width:1180px}\n"
+	      "table{border-collapse:collapse;font-size:small;"
+	      "margin-bottom:0.5em}\n"
+	      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\n"
+	      "td.key,table.facts td{text-align:left}\n"
+	      "table.facts th{text-align:left;background:#f4f4f4}\n"
+	      "table.facts td{overflow-wrap:anywhere}\n"
+	      ".params{font-size:smaller;color:#555;max-width:18em;"
+	      "overflow-wrap:anywhere}\n"
+	      ".ci{color:#666}\n"
+	      ".partial{background:#fde2e1;border:1px solid #c33;"
+	      "padding:0.4em}\n"
+	      ".figs{display:grid;grid-template-columns:"
+	      "repeat(auto-fill,minmax(360px,1fr));gap:0.5em}\n"
+	      "figure{margin:0}figure img{width:100%;height:auto}\n"
+	      "figcaption{font-size:small}\n"
+	      "</style>\n</head><body>\n",
+	      f);
+}
+
+int plot_html(const char *dir, const struct plot_page *pg)
+{
+	char path[PATH_MAX], tmp[PATH_MAX], title[400];
 	FILE *f;
 
 	if (results_path(path, sizeof(path), "%s/index.html", dir) < 0 ||
-	    results_path(tmp, sizeof(tmp), "%s/index.html.tmp", dir) < 0 ||
-	    results_path(src, sizeof(src), "%s/%s", dir, csv) < 0)
+	    results_path(tmp, sizeof(tmp), "%s/index.html.tmp", dir) < 0)
 		return -ENAMETOOLONG;
-	if ((f = fopen(tmp, "w")) == NULL)
+	if ((f = fopen(tmp, "we")) == NULL)
 		return -errno;
-	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>",
-	      f);
-	esc(f, title);
-	fputs("</title>\n<style>body{font-family:sans-serif;margin:1em}"
-	      "table{border-collapse:collapse;font-size:small}"
-	      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
-	      "figure{display:inline-block;margin:0.5em}"
-	      "figcaption{max-width:820px}</style>\n</head><body>\n<h1>",
-	      f);
+	if (pg->ri)
+		snprintf(title, sizeof(title), "%s: %s, %s%s", pg->title,
+			 pg->ri->scenario, pg->ri->date,
+			 pg->ri->partial[0] ? " (partial)" : "");
+	else
+		snprintf(title, sizeof(title), "%s", pg->title);
+	head(f, title);
+	fputs("<h1>", f);
 	esc(f, title);
 	fputs("</h1>\n", f);
-	if (n == 0)
+	if (pg->ri)
+		facts(f, pg->ri);
+	fputs("<h2>Summary</h2>\n<p>Mean over repetitions ± the half-width "
+	      "of its 95% Student-t confidence interval. Updates and bytes "
+	      "are per entity and second, each update counted once; errors "
+	      "in game units.</p>\n",
+	      f);
+	narrow_table(f, dir, pg->csv, pg->link_points);
+	fputs("<p>Every column: <a href=\"", f);
+	esc(f, pg->csv);
+	fputs("\">", f);
+	esc(f, pg->csv);
+	fputs("</a>", f);
+	if (pg->json) {
+		fputs(", <a href=\"", f);
+		esc(f, pg->json);
+		fputs("\">", f);
+		esc(f, pg->json);
+		fputs("</a>", f);
+	}
+	fputs(".</p>\n<h2>Figures</h2>\n", f);
+	if (pg->n == 0)
 		fputs("<p>No figures (gnuplot missing or nothing to plot; "
 		      "see the log).</p>\n",
 		      f);
-	for (unsigned i = 0; i < n; i++) {
+	else
+		fputs("<div class=figs>\n", f);
+	for (unsigned i = 0; i < pg->n; i++) {
 		fputs("<figure><a href=\"plots/", f);
-		esc(f, figs[i]);
+		esc(f, pg->figs[i]);
 		fputs(".png\"><img src=\"plots/", f);
-		esc(f, figs[i]);
-		fputs(".svg\" width=\"820\" alt=\"", f);
-		esc(f, figs[i]);
+		esc(f, pg->figs[i]);
+		fputs(".svg\" alt=\"", f);
+		esc(f, pg->figs[i]);
 		fputs("\"></a><figcaption>", f);
-		esc(f, captions[i]);
+		esc(f, pg->captions[i]);
 		fputs("</figcaption></figure>\n", f);
 	}
-	fputs("<h2>", f);
-	esc(f, csv);
-	fputs("</h2>\n<p>Means over repetitions; *_ci95 columns are the "
-	      "half-widths of 95% Student-t confidence intervals.</p>\n",
-	      f);
-	table(f, src, link_col);
+	if (pg->n)
+		fputs("</div>\n", f);
 	fputs("</body></html>\n", f);
 	if (ferror(f) | fclose(f) || rename(tmp, path) < 0) {
 		unlink(tmp);

@@ -6,6 +6,7 @@
 #ifndef RECKON_RESULTS_H
 #define RECKON_RESULTS_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -56,7 +57,11 @@ int results_counters(const char *dir, const struct scenario *sc, unsigned rep,
 struct results_host {
 	pid_t pid;
 	int status;	     /* 0..255; 128+N for signal N */
-	const char *outcome; /* ok, failed, stopped, killed, aborted */
+	/* ok (exited by itself with 0), failed, ended (stopped by reckond
+	 * when the duration elapsed: the planned end), stopped (before
+	 * that: reckonctl stop, a signal, another host failed), killed
+	 * (after the grace time), aborted */
+	const char *outcome;
 };
 
 /* hosts.csv: rep,host,addr,pid,status,outcome. */
@@ -74,6 +79,60 @@ int results_tail(const char *path, unsigned lines, char *out, size_t outlen);
  * the number of lines of the log. 0, -ENOENT for an empty log, -errno. */
 int results_error_line(const char *path, char *out, size_t outlen,
 		       unsigned *nlines);
+
+/*
+ * runinfo.c: what a run was and how it went, beside its numbers: the
+ * scenario, its seed, the date, the links' conditions; complete or
+ * partial (interrupted, stopped, cut short by the duration, fewer
+ * repetitions than asked), and why; and the accuracy of the emulation:
+ * the agents' worst timer lateness (timing-HOST.csv) against one tick of
+ * their play. Written to run.json, shown in the table, summary.json and
+ * index.html.
+ */
+struct run_info {
+	char scenario[64], path[PATH_MAX], mode[16];
+	uint64_t seed;
+	char date[40];		/* when the run started, UTC */
+	unsigned repetitions;
+	double duration_s;
+	char links[1024];	/* "a<>b 'SPEC', ..." */
+	char partial[512];	/* "" when complete, else why not */
+	unsigned timing_files;	/* agents that reported their timers */
+	double late_max_ms, tick_ms;
+	char late_host[64];
+	int degraded;		/* late_max_ms > tick_ms */
+};
+
+/* The scenario's facts, the date now; complete until told otherwise.
+ * mode: "emulation" or "simulation". */
+void run_info_init(struct run_info *ri, const struct scenario *sc,
+		   const char *mode);
+
+/* Mark the run partial, adding a reason (joined with "; "). */
+void run_info_partial(struct run_info *ri, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Read every timing-HOST.csv of the run (run_dir, or run_dir/rep-N):
+ * the worst lateness and the tick, and mark the run partial when an
+ * agent's play was cut off by a signal (and no other reason is known). */
+void run_info_timing(struct run_info *ri, const char *run_dir,
+		     unsigned repetitions);
+
+/* "complete" or "partial". */
+const char *run_info_status(const struct run_info *ri);
+
+/* One sentence on the timers' accuracy (degraded, fine, not measured). */
+void run_info_accuracy(const struct run_info *ri, char *buf, size_t len);
+
+/* Its fields as members of a JSON object (each line ending ",\n"). */
+void run_info_json_fields(FILE *f, const struct run_info *ri);
+
+/* run_dir/run.json. 0 or -errno. */
+int run_info_write(const char *run_dir, const struct run_info *ri);
+
+/* The lines the terminal table gets: before it (before = 1) the partial
+ * banner, after it the accuracy warning and the partial reminder. */
+void run_info_print(FILE *f, const struct run_info *ri, int before);
 
 /*
  * summary.c: the results of a run, aggregated. Every agent writes
@@ -94,6 +153,12 @@ int results_error_line(const char *path, char *out, size_t outlen,
  * -ENOENT: no metrics file at all; -EIO, -ENOMEM. Malformed rows are
  * skipped and counted in the JSON ("malformed_rows"). */
 int summary_write(const char *run_dir, unsigned repetitions, FILE *table_out);
+
+/* The same with what the run was and how it went (ri may be NULL): its
+ * fields go into summary.json, and the table says when the run is
+ * partial or its emulation degraded. */
+int summary_write_info(const char *run_dir, unsigned repetitions,
+		       const struct run_info *ri, FILE *table_out);
 
 /* Two-sided 95% quantile of Student's t with df degrees of freedom
  * (t such that P(T <= t) = 0.975); NAN for df == 0. */
@@ -127,18 +192,32 @@ const char *plot_gnuplot(void);
  * warned) or -errno. */
 int plot_run(const char *run_dir, unsigned repetitions);
 
+/* The same, with the run's facts on the page (ri may be NULL). */
+int plot_run_info(const char *run_dir, unsigned repetitions,
+		  const struct run_info *ri);
+
 /* dir/plots/ and dir/index.html for a sweep directory with sweep.csv. */
 int plot_sweep(const char *dir);
 
 /* ---- plot_html.c ---- */
 
-/* index.html of a directory: title, the figures plots/NAME.svg for each
- * of the n names (linked to the PNG), and csv (a file in dir) as a
- * table. link_col, when >= 0, is a column holding a grid point whose
- * cells link to points/pNNNNNN/index.html. 0 or -errno. */
-int plot_html(const char *dir, const char *title, const char *const *figs,
-	      const char *const *captions, unsigned n, const char *csv,
-	      int link_col);
+/* What index.html shows. */
+struct plot_page {
+	const char *title;	    /* "reckon run", "reckon sweep" */
+	const struct run_info *ri;  /* the run's facts; NULL: none */
+	const char *const *figs;    /* plots/NAME.svg, linked to the PNG */
+	const char *const *captions;
+	unsigned n;
+	const char *csv;  /* summary.csv or sweep.csv (a file in dir) */
+	const char *json; /* its JSON twin, linked; NULL: none */
+	int link_points;  /* the first column is a sweep point: link it to
+			   * points/pNNNNNN/index.html */
+};
+
+/* dir/index.html: the run's facts, the narrow summary table of pg->csv
+ * (predictor x condition: updates/s, bytes/s, error mean and p95 with
+ * their CIs), links to the raw files, the figures. 0 or -errno. */
+int plot_html(const char *dir, const struct plot_page *pg);
 
 /*
  * How a run is driven, shared by every kind of run (the emulator, the

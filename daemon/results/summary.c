@@ -488,7 +488,8 @@ static int write_csv(const char *dir, const struct row_out *rows, size_t n)
 }
 
 static int write_json(const char *dir, const struct row_out *rows, size_t n,
-		      const struct agg *a, unsigned repetitions)
+		      const struct agg *a, unsigned repetitions,
+		      const struct run_info *ri)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f = open_tmp(dir, "summary.json", path, sizeof(path), tmp,
@@ -496,8 +497,11 @@ static int write_json(const char *dir, const struct row_out *rows, size_t n,
 
 	if (!f)
 		return -EIO;
+	fputs("{\n", f);
+	if (ri)
+		run_info_json_fields(f, ri);
 	fprintf(f,
-		"{\n  \"repetitions\": %u,\n  \"metrics_files\": %lu,\n"
+		"  \"repetitions\": %u,\n  \"metrics_files\": %lu,\n"
 		"  \"malformed_rows\": %lu,\n  \"confidence\": 0.95,\n"
 		"  \"rows\": [",
 		repetitions, a->files, a->malformed);
@@ -630,6 +634,12 @@ static void agg_free(struct agg *a)
 
 int summary_write(const char *run_dir, unsigned repetitions, FILE *table_out)
 {
+	return summary_write_info(run_dir, repetitions, NULL, table_out);
+}
+
+int summary_write_info(const char *run_dir, unsigned repetitions,
+		       const struct run_info *ri, FILE *table_out)
+{
 	struct agg a = {0};
 	struct row_out *rows = NULL;
 	char dir[PATH_MAX];
@@ -660,9 +670,14 @@ int summary_write(const char *run_dir, unsigned repetitions, FILE *table_out)
 	if (!err)
 		err = write_csv(run_dir, rows, a.n_g);
 	if (!err)
-		err = write_json(run_dir, rows, a.n_g, &a, repetitions);
-	if (!err && table_out)
+		err = write_json(run_dir, rows, a.n_g, &a, repetitions, ri);
+	if (!err && table_out) {
+		if (ri)
+			run_info_print(table_out, ri, 1);
 		write_table(table_out, rows, a.n_g);
+		if (ri)
+			run_info_print(table_out, ri, 0);
+	}
 	free(rows);
 	agg_free(&a);
 	return err;
