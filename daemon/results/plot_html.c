@@ -128,32 +128,68 @@ static int col(const struct csv *c, const char *name)
 	return -1;
 }
 
-/* "mean ± half" with 3 significant digits; "-" when empty. */
+/* "mean ± half", both with the decimals that give the mean three
+ * significant digits (none from 100 up, at most 4); "-" when empty. */
 static void mean_ci(FILE *f, const char *m, const char *h)
 {
 	char *end;
 	double mv = strtod(m, &end), hv;
+	int dec;
 
 	if (!*m || *end || !isfinite(mv)) {
 		fputs("<td>-</td>", f);
 		return;
 	}
-	fprintf(f, "<td>%.3g", mv);
+	dec = mv == 0 ? 2 : 2 - (int)floor(log10(fabs(mv)));
+	dec = dec < 0 ? 0 : dec > 4 ? 4 : dec;
+	fprintf(f, "<td>%.*f", dec, mv);
 	hv = h ? strtod(h, &end) : NAN;
 	if (h && *h && !*end && isfinite(hv))
-		fprintf(f, "<span class=ci> ± %.2g</span>", hv);
+		fprintf(f, "<span class=ci> ± %.*f</span>", dec, hv);
 	fputs("</td>", f);
 }
 
-/* Do two rows of one predictor differ in their parameters? */
-static int params_differ(const struct csv *c, int cp, int cq)
+/* Does the space-separated list p hold the token t of length n? */
+static int has_token(const char *p, const char *t, size_t n)
 {
-	for (size_t i = 0; i < c->n; i++)
-		for (size_t j = i + 1; j < c->n; j++)
-			if (!strcmp(c->cell[i][cp], c->cell[j][cp]) &&
-			    strcmp(c->cell[i][cq], c->cell[j][cq]))
-				return 1;
+	while (*p) {
+		size_t l = strcspn(p, " ");
+
+		if (l == n && !strncmp(p, t, n))
+			return 1;
+		p += l;
+		p += strspn(p, " ");
+	}
 	return 0;
+}
+
+/* The parameters (k=v) of row i that some other row of its predictor
+ * lacks: what tells the rows of one predictor apart ("" when none). */
+static void params_label(const struct csv *c, int cp, int cq, size_t i,
+			 char *buf, size_t len)
+{
+	const char *p = c->cell[i][cq];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	while (*p) {
+		size_t l = strcspn(p, " ");
+		int differs = 0;
+
+		for (size_t j = 0; j < c->n && !differs; j++)
+			differs = j != i &&
+				  !strcmp(c->cell[j][cp], c->cell[i][cp]) &&
+				  !has_token(c->cell[j][cq], p, l);
+		if (differs && used + l + 2 < len) {
+			if (used)
+				buf[used++] = ' ';
+			memcpy(buf + used, p, l);
+			used += l;
+			buf[used] = '\0';
+		}
+		p += l;
+		p += strspn(p, " ");
+	}
 }
 
 /* The narrow table: the columns before "predictor" (a sweep's point and
@@ -164,7 +200,8 @@ static void narrow_table(FILE *f, const char *dir, const char *csv,
 {
 	char path[PATH_MAX];
 	struct csv c = {0};
-	int cp, cq, cc, cr, mc[NMETRIC], mh[NMETRIC], showp;
+	int cp, cq, cc, cr, mc[NMETRIC], mh[NMETRIC];
+	char label[512];
 
 	if (results_path(path, sizeof(path), "%s/%s", dir, csv) < 0 ||
 	    csv_load(path, &c) < 0) {
@@ -192,7 +229,6 @@ static void narrow_table(FILE *f, const char *dir, const char *csv,
 		mc[k] = col(&c, metric[k].col);
 		mh[k] = col(&c, ci);
 	}
-	showp = params_differ(&c, cp, cq);
 	fputs("<table id=summary>\n<tr>", f);
 	for (int k = 0; k < cp; k++) {
 		fputs("<th>", f);
@@ -221,9 +257,11 @@ static void narrow_table(FILE *f, const char *dir, const char *csv,
 		}
 		fputs("<td class=key>", f);
 		esc(f, r[cp]);
-		if (showp && *r[cq]) {
+		/* a sweep's predictor axes already tell its rows apart */
+		params_label(&c, cp, cq, i, label, sizeof(label));
+		if (label[0] && cp == 0) {
 			fputs("<div class=params>", f);
-			esc(f, r[cq]);
+			esc(f, label);
 			fputs("</div>", f);
 		}
 		fputs("</td><td class=key>", f);
@@ -295,6 +333,8 @@ static void head(FILE *f, const char *title)
 	      "margin-bottom:0.5em}\n"
 	      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\n"
 	      "td.key,table.facts td{text-align:left}\n"
+	      "#summary td{white-space:nowrap}\n"
+	      "#summary td.key{white-space:normal}\n"
 	      "table.facts th{text-align:left;background:#f4f4f4}\n"
 	      "table.facts td{overflow-wrap:anywhere}\n"
 	      ".params{font-size:smaller;color:#555;max-width:18em;"

@@ -175,10 +175,13 @@ int summary_ci95(const double *x, size_t n, double *mean, double *half);
  * gnuplot a warning is logged, the figures are skipped and index.html
  * still shows the tables. Figures: for a run, the CDF of the per-entity
  * mean position error of each predictor (the metrics files hold
- * per-entity statistics, not per-frame samples); for a sweep, the error
- * against every link axis and the updates/s and error against every
- * predictor-parameter axis, one curve per predictor and per value of the
- * other axes, with 95% confidence intervals as error bars. A figure has
+ * per-entity statistics, not per-frame samples); for a sweep, the mean
+ * error, updates/s and bytes/s against every axis (drawn side by side),
+ * one curve per predictor and per value of the other axes, with 95%
+ * confidence intervals as error bars inside the y range (from 0, 8%
+ * above the highest bar), x padded at both ends, on a log scale when
+ * positive values span a factor of 20, and axes whose values differ in
+ * unit drawn at value positions labelled with the values. A figure has
  * at most 16 curves; more go into further figures NAME-2, NAME-3, ...
  */
 
