@@ -28,6 +28,7 @@
  * with status 2. */
 static void __attribute__((noreturn)) usage_exit(int status)
 {
+	/* clang-format off */
 	fprintf(status ? stderr : stdout,
 		"usage: reckond [-dqv] [-s socket]            run as a service\n"
 		"       reckond [-qv] [-s socket] run FILE    run one scenario\n"
@@ -37,6 +38,7 @@ static void __attribute__((noreturn)) usage_exit(int status)
 		"       reckond -n [-v] FILE                  check FILE (-v: print it)\n"
 		"       reckond cleanup                       remove leftovers of a killed daemon\n"
 		"       reckond [COMMAND] --help              this text (sweep: its options)\n");
+	/* clang-format on */
 	exit(status);
 }
 

@@ -25,7 +25,7 @@
 struct repetitions {
 	struct event_base *base;
 	const struct scenario *sc;
-	char dir[PATH_MAX];
+	struct results_run run;
 	char repdir[PATH_MAX];
 	char agent[PATH_MAX];
 	repetitions_done_fn done;
@@ -35,8 +35,6 @@ struct repetitions {
 	unsigned rep;
 	int result;
 	int stopping;
-	int log_fd;
-	struct run_info info; /* what the run is; partial once stopped */
 };
 
 /* $RECKON_AGENT, else reckon-agent next to reckond (installed), else the
@@ -85,18 +83,10 @@ static int start_rep(struct repetitions *r)
 	uint64_t seed = scenario_rep_seed(r->sc->seed, r->rep);
 	int err;
 
-	if (r->sc->repetitions > 1) {
-		err = results_path(r->repdir, sizeof(r->repdir), "%s/rep-%u",
-				   r->dir, r->rep);
-		if (err == 0)
-			err = results_mkdirs(r->repdir);
-		if (err < 0) {
-			log_warnx("%s: %s", r->repdir, strerror(-err));
-			return err;
-		}
-	} else {
-		snprintf(r->repdir, sizeof(r->repdir), "%s", r->dir);
-	}
+	err = results_run_rep(&r->run, r->rep, r->sc->repetitions, r->repdir,
+			      sizeof(r->repdir));
+	if (err < 0)
+		return err;
 	memset(&p, 0, sizeof(p));
 	p.sc = r->sc;
 	p.seed = seed;
@@ -109,58 +99,14 @@ static int start_rep(struct repetitions *r)
 	return emulation_start(r->base, &p, emulation_done, r, &r->eng);
 }
 
-/* How the run went: the agents' timing files, the repetitions that ran;
- * into run.json and the log. */
-static void judge(struct repetitions *r)
-{
-	struct run_info *ri = &r->info;
-	char acc[300];
-	int err;
-
-	if (r->stopping && r->rep < r->sc->repetitions)
-		run_info_partial(ri, "%u of %u repetitions ran", r->rep,
-				 r->sc->repetitions);
-	run_info_timing(ri, r->dir, r->sc->repetitions);
-	err = run_info_write(r->dir, ri);
-	if (err < 0)
-		log_warnx("%s/run.json: %s", r->dir, strerror(-err));
-	if (ri->degraded) {
-		run_info_accuracy(ri, acc, sizeof(acc));
-		log_warnx("%s: %s", r->sc->name, acc);
-	}
-}
-
 static void finish(struct repetitions *r)
 {
-	judge(r);
 	/* Agents' metrics, when the scenario has any, become summary.csv,
-	 * summary.json and the table on stdout. */
-	if (r->result == 0) {
-		int err = summary_write_info(r->dir, r->sc->repetitions,
-					     &r->info, stdout);
-
-		if (err < 0 && err != -ENOENT) {
-			/* Metrics were written but cannot be summarised:
-			 * the run's numbers are not there, so it failed. */
-			log_warnx("%s: summary: %s", r->dir, strerror(-err));
-			r->result = 1;
-		}
-		if (err == 0 &&
-		    (err = plot_run_info(r->dir, r->sc->repetitions,
-					 &r->info)) < 0)
-			log_warnx("%s: plots: %s", r->dir, strerror(-err));
-	}
-	if (r->result != 0)
-		log_info("%s: FAILED; results in %s", r->sc->name, r->dir);
-	else if (r->info.partial[0])
-		log_warnx("%s: PARTIAL (%s); results in %s", r->sc->name,
-			  r->info.partial, r->dir);
-	else
-		log_info("%s: finished; results in %s", r->sc->name, r->dir);
-	log_set_file(-1);
-	if (r->log_fd >= 0)
-		close(r->log_fd);
-	r->log_fd = -1;
+	 * summary.json and the table on stdout; a stopped run says so. */
+	if (r->stopping && r->rep < r->sc->repetitions)
+		run_info_partial(&r->run.info, "%u of %u repetitions ran",
+				 r->rep, r->sc->repetitions);
+	r->result = results_run_close(&r->run, r->sc, r->result);
 	r->done(r, r->arg);
 }
 
@@ -194,7 +140,6 @@ int repetitions_start(struct event_base *base, const struct scenario *sc,
 		      struct repetitions **out)
 {
 	struct repetitions *r = calloc(1, sizeof(*r));
-	char parent[PATH_MAX], path[PATH_MAX];
 	int err;
 
 	if (r == NULL)
@@ -212,52 +157,25 @@ int repetitions_start(struct event_base *base, const struct scenario *sc,
 			  sc->path);
 	r->base = base;
 	r->sc = sc;
-	run_info_init(&r->info, sc, "emulation");
 	r->done = done;
 	r->arg = arg;
-	r->log_fd = -1;
+	r->run.log_fd = -1;
 	find_agent(r->agent, sizeof(r->agent));
 	r->step_ev = evtimer_new(base, step, r);
 	if (r->step_ev == NULL) {
 		free(r);
 		return -ENOMEM;
 	}
-	if (sc->results_dir[0] != '/' && cwd != NULL)
-		err = results_path(parent, sizeof(parent), "%s/%s", cwd,
-				   sc->results_dir[0] ? sc->results_dir
-						      : "results");
-	else
-		err = results_path(parent, sizeof(parent), "%s",
-				   sc->results_dir[0] ? sc->results_dir
-						      : "results");
-	if (err == 0)
-		err = results_mkdir_run(parent, sc->name, r->dir,
-					sizeof(r->dir));
+	err = results_run_open(&r->run, sc, cwd);
 	if (err < 0) {
-		log_warnx("results directory under %s: %s", parent,
-			  strerror(-err));
 		repetitions_free(r);
 		return err;
 	}
-	/* Report the directory absolutely: the service's cwd is not the
-	 * client's. */
-	if (realpath(r->dir, path) != NULL)
-		snprintf(r->dir, sizeof(r->dir), "%s", path);
-	err = results_scenario(r->dir, sc);
-	if (err < 0)
-		log_warnx("%s/scenario.ini: %s", r->dir, strerror(-err));
-	r->log_fd =
-		results_path(path, sizeof(path), "%s/reckond.log", r->dir)
-			? -1
-			: open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-			       0644);
-	if (r->log_fd >= 0)
-		log_set_file(r->log_fd);
 	log_info("%s: running %s (%u host(s), %u repetition(s), backend %s), "
 		 "results in %s",
 		 sc->name, sc->path, sc->nhosts, sc->repetitions,
 		 sc->backend == SC_BACKEND_KERNEL ? "kernel" : "userspace",
-		 r->dir);
+		 r->run.dir);
 	r->rep = 0;
 	event_active(r->step_ev, EV_TIMEOUT, 0);
 	*out = r;
@@ -268,10 +186,11 @@ void repetitions_stop(struct repetitions *r, const char *why)
 {
 	if (!r->stopping) {
 		if (r->eng != NULL)
-			run_info_partial(&r->info, "%s during repetition %u",
-					 why, r->rep);
+			run_info_partial(&r->run.info,
+					 "%s during repetition %u", why,
+					 r->rep);
 		else
-			run_info_partial(&r->info, "%s", why);
+			run_info_partial(&r->run.info, "%s", why);
 	}
 	r->stopping = 1;
 	if (r->eng != NULL)
@@ -358,7 +277,7 @@ int repetitions_control(struct repetitions *r, char *line,
 			ctl_reply_printf(rep, ", \"path\": ");
 			ctl_reply_json_str(rep, r->sc->path);
 			ctl_reply_printf(rep, ", \"run_dir\": ");
-			ctl_reply_json_str(rep, r->dir);
+			ctl_reply_json_str(rep, r->run.dir);
 			ctl_reply_printf(rep, ", \"repetitions\": %u",
 					 r->sc->repetitions);
 			if (r->eng != NULL) {
@@ -403,7 +322,7 @@ void repetitions_progress(const struct repetitions *r, char *buf, size_t len)
 
 const char *repetitions_dir(const struct repetitions *r)
 {
-	return r->dir;
+	return r->run.dir;
 }
 
 const char *repetitions_name(const struct repetitions *r)
@@ -423,9 +342,6 @@ void repetitions_free(struct repetitions *r)
 	emulation_free(r->eng);
 	if (r->step_ev != NULL)
 		event_free(r->step_ev);
-	if (r->log_fd >= 0) {
-		log_set_file(-1);
-		close(r->log_fd);
-	}
+	results_run_release(&r->run);
 	free(r);
 }

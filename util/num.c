@@ -51,8 +51,8 @@ static size_t scan_decimal(const char *s, int allow_fraction)
 	return digits ? i : 0;
 }
 
-int num_parse_duration(const char *s, int64_t bare_ns, int64_t *out,
-		       char *err, size_t errlen)
+int num_parse_duration(const char *s, int64_t bare_ns, int64_t *out, char *err,
+		       size_t errlen)
 {
 	size_t n = scan_decimal(s, 1);
 	const char *unit = s + n;

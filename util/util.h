@@ -1,9 +1,9 @@
 /*
  * util.h: the small pieces every layer shares, libc only: the splitmix64
  * generator, the JSON string writer (json.c), the CSV splitter and
- * field parsers (csv.c) and the number grammar of every program (num.c). Nothing here reads a
- * clock, logs, exits or allocates, so the pure layers (netem/, the
- * agents' libraries) may use it as freely as the daemon.
+ * field parsers (csv.c) and the number grammar of every program (num.c).
+ * Nothing here reads a clock, logs, exits or allocates, so the pure layers
+ * (netem/, the agents' libraries) may use it as freely as the daemon.
  */
 #ifndef RECKON_UTIL_H
 #define RECKON_UTIL_H
@@ -85,8 +85,8 @@ int num_parse_size(const char *s, uint64_t *out);
 /* s as nanoseconds. A number without a unit is taken in units of bare_ns
  * (NS_PER_S: seconds), or refused when bare_ns is 0. On failure err says
  * why (-EINVAL; "too large" included). */
-int num_parse_duration(const char *s, int64_t bare_ns, int64_t *out,
-		       char *err, size_t errlen);
+int num_parse_duration(const char *s, int64_t bare_ns, int64_t *out, char *err,
+		       size_t errlen);
 
 /* num_parse_duration with the unit required (scenario files). */
 int num_parse_duration_unit(const char *s, int64_t *out, char *err,

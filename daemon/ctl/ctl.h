@@ -1,5 +1,5 @@
 /*
- * control.h: reckond's control socket, a UNIX stream socket of mode 0600.
+ * ctl.h: the control socket (control.c), a UNIX stream socket of mode 0600.
  * The protocol is one request line per connection ("status", "status -j",
  * "set a>b SPEC", "stop", "run FILE<TAB>CWD"); the reply is "ok" or
  * "error" on its first line, then the body, then the server closes the

@@ -1,5 +1,5 @@
 /*
- * reckonctl.h: the subcommands of reckonctl, one function each, every one
+ * ctl_int.h: the subcommands of reckonctl, one function each, every one
  * taking the arguments after its name and returning an exit status.
  */
 #ifndef RECKON_RECKONCTL_H

@@ -13,6 +13,7 @@
 #include "ctl_int.h"
 #include "sweep.h"
 
+/* clang-format off */
 static const struct {
 	const char *name;
 	int (*fn)(int, char *[]);
@@ -29,6 +30,7 @@ static const struct {
 	{ "shutdown", ctl_shutdown, "shutdown               stop the service", { NULL } },
 	{ "merge", sweep_merge, "merge [--no-plots] OUT SHARD_DIR...   join sweep shards (docs/sweeps.md)", { "--no-plots" } },
 };
+/* clang-format on */
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

@@ -1,5 +1,5 @@
 /*
- * kernel_netem.h: reckon's second impairment backend, the kernel's own
+ * kernel.h: reckon's second impairment backend, the kernel's own
  * sch_netem driven through rtnetlink with libnl. On one interface it builds
  * a root htb qdisc with one unshaped class per destination, a netem qdisc as
  * each class's leaf and a u32 filter on the destination IPv4 address that

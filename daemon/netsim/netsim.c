@@ -1,5 +1,5 @@
 /*
- * sim.c: the simulator host (see sim.h). One repetition is a
+ * netsim.c: the simulator host (see netsim.h). One repetition is a
  * discrete-event loop over four kinds of events, all in one queue ordered
  * by (virtual time, push order): the end of the scenario's duration,
  * [schedule] changes, host wake-ups (player ticks, observer frames, the
@@ -12,8 +12,8 @@
  * lane its port selects, as its socket would. Hosts end as their agents
  * would, or at the duration like SIGTERM, and write the agents' metrics
  * files; the repetition then writes counters.csv, hosts.csv and
- * changes.csv as the emulator does. sim_scenario runs the repetitions into
- * a results directory and writes the summary.
+ * changes.csv as the emulator does. sim_scenario (netsim_scenario.c)
+ * runs the repetitions into a results directory and writes the summary.
  */
 #include <arpa/inet.h>
 #include <errno.h>

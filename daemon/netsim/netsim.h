@@ -1,5 +1,5 @@
 /*
- * sim.h: the simulator host. It runs the same pure state machines as the
+ * netsim.h: the simulator host. It runs the same pure state machines as the
  * emulator (agents/role player, observer, relay; the netem engine for every
  * directed link) in virtual time, in one process, with a discrete-event
  * queue and no sockets. The same scenario file works in both modes; a

@@ -223,6 +223,44 @@ struct plot_page {
 int plot_html(const char *dir, const struct plot_page *pg);
 
 /*
+ * rundir.c: a run directory, opened and closed the same way by the
+ * emulator and the simulator.
+ */
+
+struct results_run {
+	char dir[PATH_MAX]; /* absolute once open */
+	int log_fd;	    /* reckond.log, or -1 */
+	struct run_info info; /* what the run is; mark it partial here */
+};
+
+/* Make sc's run directory (under sc->results_dir, relative to cwd when
+ * cwd is not NULL), write scenario.ini into it and copy the log into its
+ * reckond.log; run->info describes sc, mode "emulation" (the simulator
+ * writes "simulation" over it). 0, or -errno (logged) when there is no
+ * directory. */
+int results_run_open(struct results_run *run, const struct scenario *sc,
+		     const char *cwd);
+
+/* The directory of repetition rep (1-based) into buf: rep-N/, made, when
+ * nreps > 1, else the run directory. 0 or -errno (logged). */
+int results_run_rep(const struct results_run *run, unsigned rep,
+		    unsigned nreps, char *buf, size_t len);
+
+/* After the last repetition with result (0, a host's exit status, or 1):
+ * run.json from run->info and the agents' timing files; when 0,
+ * summary.csv/json, the table on stdout and the plots, each saying when
+ * the run is partial or its emulation degraded. No metrics at all
+ * (-ENOENT) is no summary; any other summary error makes the result 1.
+ * Logs the end (finished, PARTIAL, FAILED), releases the log; returns
+ * the result. */
+int results_run_close(struct results_run *run, const struct scenario *sc,
+		      int result);
+
+/* Stop copying the log into reckond.log (a run abandoned before its
+ * close). */
+void results_run_release(struct results_run *run);
+
+/*
  * How a run is driven, shared by every kind of run (the emulator, the
  * simulator, a sweep's points).
  */

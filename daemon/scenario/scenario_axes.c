@@ -360,7 +360,7 @@ void sc_sweep_key(struct sc_loader *L, const char *sec, const char *key,
 			struct netem_spec v;
 
 			if (sc_lp_parse((unsigned)a.param, a.values[i], &v, err,
-				     sizeof(err)) < 0) {
+					sizeof(err)) < 0) {
 				sc_report(L, line, sec, key, "%s", err);
 				free(a.values);
 				free(a.text);

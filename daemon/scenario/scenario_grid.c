@@ -91,7 +91,7 @@ static int apply_link(struct scenario *sc, const struct sc_axis *a,
 	}
 	if (a->src < 0 &&
 	    (sc_lp_set(&sc->default_link, (unsigned)a->param, &v, why,
-		    sizeof(why)) < 0 ||
+		       sizeof(why)) < 0 ||
 	     sc_spec_check(&sc->default_link, why, sizeof(why)) < 0)) {
 		snprintf(err, errlen, "%s on [defaults] link: %s", val, why);
 		return -EINVAL;
@@ -106,7 +106,7 @@ static int apply_link(struct scenario *sc, const struct sc_axis *a,
 			if (!axis_covers(a, s, t))
 				continue;
 			if (sc_lp_set(sp, (unsigned)a->param, &v, why,
-				   sizeof(why)) < 0 ||
+				      sizeof(why)) < 0 ||
 			    sc_spec_check(sp, why, sizeof(why)) < 0) {
 				snprintf(err, errlen, "%s on %s>%s: %s", val,
 					 sc->hosts[s].name, sc->hosts[t].name,
@@ -120,8 +120,8 @@ static int apply_link(struct scenario *sc, const struct sc_axis *a,
 
 		if (!axis_covers(a, c->src, c->dst))
 			continue;
-		if (sc_lp_set(&c->spec, (unsigned)a->param, &v, why, sizeof(why)) <
-			    0 ||
+		if (sc_lp_set(&c->spec, (unsigned)a->param, &v, why,
+			      sizeof(why)) < 0 ||
 		    sc_spec_check(&c->spec, why, sizeof(why)) < 0) {
 			snprintf(err, errlen,
 				 "%s on the [schedule] change of "
@@ -348,12 +348,12 @@ static int apply_coords(const struct scenario *sc, const unsigned *idx,
 	}
 	o->mode = sw->mode;
 	if (sw->seeds == SC_SEEDS_INDEPENDENT) {
-		uint64_t point = 0;
+		uint64_t point = 0, state;
 
 		for (unsigned i = 0; i < sw->naxes; i++)
 			point = point * sw->axes[i].nvalues + idx[i];
-		o->seed = splitmix64_mix(SPLITMIX64_GAMMA + sc->seed +
-				     (point + 1) * 0xd1b54a32d192ed03ULL);
+		state = sc->seed + (point + 1) * 0xd1b54a32d192ed03ULL;
+		o->seed = splitmix64(&state);
 	}
 	for (unsigned i = 0; i < sw->naxes && rc == 0; i++) {
 		const struct sc_axis *a = &sw->axes[i];

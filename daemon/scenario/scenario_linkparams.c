@@ -240,8 +240,8 @@ const char *sc_lp_name(const struct sc_axis *a)
 	return lp_defs[(unsigned)a->param].name;
 }
 
-int sc_lp_parse(unsigned p, const char *val, struct netem_spec *out,
-		    char *err, size_t errlen)
+int sc_lp_parse(unsigned p, const char *val, struct netem_spec *out, char *err,
+		size_t errlen)
 {
 	const struct lp_def *d = &lp_defs[p];
 	char text[SC_SWEEP_VAL_MAX + 64];
@@ -304,7 +304,7 @@ static int lp_has(const struct netem_spec *s, enum lp_need n)
 /* Write parameter p of v (its parsed words) into s. Returns 0, or
  * -EINVAL with a reason when s lacks what p refines. */
 int sc_lp_set(struct netem_spec *s, unsigned p, const struct netem_spec *v,
-		  char *err, size_t errlen)
+	      char *err, size_t errlen)
 {
 	const struct lp_def *d = &lp_defs[p];
 

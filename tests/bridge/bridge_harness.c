@@ -34,6 +34,7 @@
 #include "netem.h"
 #include "ns.h"
 #include "scenario.h"
+#include "util.h"
 
 static void usage(void)
 {
@@ -240,7 +241,8 @@ int main(int argc, char *argv[])
 			sc.capture.after = 0;
 			break;
 		case 'M':
-			sc.capture.max_bytes = strtoull(optarg, NULL, 0);
+			if (num_parse_u64(optarg, &sc.capture.max_bytes) < 0)
+				usage();
 			break;
 		case 'S':
 			sc.capture.snaplen = (uint32_t)strtoul(optarg, NULL, 0);
@@ -250,7 +252,8 @@ int main(int argc, char *argv[])
 			sc.capture.enabled = 1;
 			break;
 		case 's':
-			sc.seed = strtoull(optarg, NULL, 0);
+			if (num_parse_u64(optarg, &sc.seed) < 0)
+				usage();
 			break;
 		case 't':
 			secs = strtod(optarg, NULL);

@@ -42,18 +42,23 @@ Test(num, durations_mean_the_same_with_and_without_a_unit)
 	int64_t a, b, c;
 	char err[96];
 
-	cr_assert_eq(num_parse_duration("600", NS_PER_S, &a, err, sizeof(err)), 0);
-	cr_assert_eq(num_parse_duration("600s", NS_PER_S, &b, err, sizeof(err)), 0);
+	cr_assert_eq(num_parse_duration("600", NS_PER_S, &a, err, sizeof(err)),
+		     0);
+	cr_assert_eq(num_parse_duration("600s", NS_PER_S, &b, err, sizeof(err)),
+		     0);
 	cr_assert_eq(num_parse_duration_unit("10m", &c, err, sizeof(err)), 0);
 	cr_assert_eq(a, 600 * NS_PER_S);
 	cr_assert_eq(b, a);
 	cr_assert_eq(c, a);
 	cr_assert_eq(num_parse_duration("1.5ms", 0, &a, err, sizeof(err)), 0);
 	cr_assert_eq(a, 1500000);
-	cr_assert_eq(num_parse_duration_unit("10", &a, err, sizeof(err)), -EINVAL);
+	cr_assert_eq(num_parse_duration_unit("10", &a, err, sizeof(err)),
+		     -EINVAL);
 	cr_assert_str_eq(err, "'10' needs a unit (ns, us, ms, s, m, h)");
-	cr_assert_eq(num_parse_duration("1.5ns", 0, &a, err, sizeof(err)), -EINVAL);
-	cr_assert_eq(num_parse_duration("3x", NS_PER_S, &a, err, sizeof(err)), -EINVAL);
+	cr_assert_eq(num_parse_duration("1.5ns", 0, &a, err, sizeof(err)),
+		     -EINVAL);
+	cr_assert_eq(num_parse_duration("3x", NS_PER_S, &a, err, sizeof(err)),
+		     -EINVAL);
 }
 
 Test(num, durations_print_in_the_largest_exact_unit)
