@@ -10,10 +10,11 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${RECKON_BUILD:-$here/build}
 
 # Build and run dependencies, then what the tests use (tools we did not
-# write, driven through the emulator).
+# write, driven through the emulator; chromium renders the results pages
+# headless in tests/daemon/index_html.sh).
 pkgs=(build-essential cmake pkg-config libevent-dev libnl-3-dev
 	libnl-route-3-dev libpcap-dev libiniparser-dev libcriterion-dev
-	iproute2 iputils-ping iperf3 tshark gnuplot-nox procps)
+	iproute2 iputils-ping iperf3 tshark gnuplot-nox procps chromium)
 
 missing=()
 for p in "${pkgs[@]}"; do
