@@ -1,12 +1,9 @@
 /*
  * reckon-agent: what runs inside a host's namespace, and the offline tools
  * that share its code. Each subcommand lives in its own cmd_*.c file; this
- * file dispatches to them and holds the one way they all report usage
- * errors: a single line naming what is wrong and a pointer to --help, exit
- * status 2 (`--help` itself prints the usage on stdout, exit status 0).
+ * file dispatches to them; cmd_usage.c holds the one way they all report
+ * usage errors.
  */
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,36 +27,6 @@ static const struct {
 	 "relay --predictor SPEC --to ADDR ... [--stop-after S]"},
 	{"now", cmd_now, "now   (CLOCK_MONOTONIC in ns, for --start-ns)"},
 };
-
-int cmd_help_asked(int argc, char *argv[])
-{
-	for (int i = 0; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-	return 0;
-}
-
-int cmd_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "reckon-agent %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nsee 'reckon-agent %s --help'\n", cmd);
-	return 2;
-}
-
-int cmd_option_error(const char *cmd, int c, char *argv[])
-{
-	if (c == ':')
-		return cmd_usage_error(cmd, "option '%s' needs a value",
-				       argv[optind - 1]);
-	if (optopt > 0 && optopt < 128)
-		return cmd_usage_error(cmd, "unknown option '-%c'", optopt);
-	return cmd_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-}
 
 static void usage(FILE *f)
 {

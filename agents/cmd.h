@@ -16,15 +16,15 @@ int cmd_observer(int argc, char *argv[]); /* cmd_role.c: receives, measures */
 int cmd_relay(int argc, char *argv[]);	  /* cmd_role.c: client-server relay */
 int cmd_now(int argc, char *argv[]);	  /* cmd_role.c: CLOCK_MONOTONIC ns */
 
-/* agent.c: is --help or -h among argv[0..argc)? */
+/* cmd_usage.c: is --help or -h among argv[0..argc)? */
 int cmd_help_asked(int argc, char *argv[]);
 
-/* agent.c: a usage error of `reckon-agent CMD`: "reckon-agent CMD: MSG"
+/* cmd_usage.c: a usage error of `reckon-agent CMD`: "reckon-agent CMD: MSG"
  * and a pointer to --help on stderr; returns 2. */
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* agent.c: the usage error after getopt_long (opterr = 0, optstring
+/* cmd_usage.c: the usage error after getopt_long (opterr = 0, optstring
  * starting with ':') returned c ('?' or ':'), naming the option. */
 int cmd_option_error(const char *cmd, int c, char *argv[]);
 

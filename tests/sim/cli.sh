@@ -109,6 +109,6 @@ for args in "--help" "-h" "run --help" "sim --help" "sweep --help" "cleanup --he
 done
 "$reckond" sweep --help | grep -q -- '-j, --jobs N' || fail "reckond sweep --help: no options"
 "$reckond" --bogus >"$tmp/help.out" 2>"$tmp/help.err" && fail "reckond --bogus exited 0"
-[ $? -eq 2 ] && grep -q '^usage: reckond' "$tmp/help.err" ||
-	fail "reckond --bogus: want exit 2 and the usage on stderr"
+[ $? -eq 2 ] && grep -q "^reckond: unknown option '--bogus'" "$tmp/help.err" ||
+	fail "reckond --bogus: want exit 2 and the option named on stderr"
 pass "reckond sim: results directory, progress, table, mode = simulate, exec refused; --help"
