@@ -33,7 +33,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: reckon-agent COMMAND [ARGS]\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "       reckon-agent %s\n", cmds[i].help);
-	fprintf(f, "       reckon-agent [COMMAND] --help   usage (of COMMAND)\n");
+	fprintf(f,
+		"       reckon-agent [COMMAND] --help   usage (of COMMAND)\n");
 }
 
 int main(int argc, char *argv[])

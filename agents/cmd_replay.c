@@ -25,15 +25,14 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: reckon-agent replay --trace FILE --predictor NAME "
-		"[--param k=v ...] [--json]\n"
-		"       reckon-agent replay --trace FILE --experiment led "
-		"[--subjects N] [--seed S] [--dr-eta U] [--param k=v ...] "
-		"[--json]\n"
-		"       reckon-agent replay --list\n"
-		"path options: --jump U (100) --min-duration S (5) --grid N "
-		"(100) --all-teams --no-leave-one-out\n");
+	fprintf(f, "usage: reckon-agent replay --trace FILE --predictor NAME "
+		   "[--param k=v ...] [--json]\n"
+		   "       reckon-agent replay --trace FILE --experiment led "
+		   "[--subjects N] [--seed S] [--dr-eta U] [--param k=v ...] "
+		   "[--json]\n"
+		   "       reckon-agent replay --list\n"
+		   "path options: --jump U (100) --min-duration S (5) --grid N "
+		   "(100) --all-teams --no-leave-one-out\n");
 }
 
 static int list_predictors(void)
@@ -336,9 +335,9 @@ static int parse_num(const char *s, double lo, double hi, double *out)
 static int is_valued(const char *a)
 {
 	static const char *const valued[] = {
-		"--trace",  "--predictor", "--experiment", "--param", "--subjects",
-		"--seed",   "--dr-eta",	   "--jump",	   "--min-duration",
-		"--grid",
+		"--trace",	  "--predictor", "--experiment", "--param",
+		"--subjects",	  "--seed",	 "--dr-eta",	 "--jump",
+		"--min-duration", "--grid",
 	};
 
 	for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++)

@@ -90,9 +90,9 @@ int cmd_now(int argc, char *argv[])
 		return 0;
 	}
 	if (argc != 0)
-		return cmd_usage_error("now", "unexpected %s '%s'",
-				       argv[0][0] == '-' ? "option" : "argument",
-				       argv[0]);
+		return cmd_usage_error(
+			"now", "unexpected %s '%s'",
+			argv[0][0] == '-' ? "option" : "argument", argv[0]);
 	printf("%" PRId64 "\n", shell_now_ns());
 	return 0;
 }

@@ -228,7 +228,9 @@ static int cmd_gen(int argc, char *argv[])
 		}
 	}
 	if (!mapname || !out || optind != argc)
-		return cmd_usage_error("trace gen", "give --map M and -o FILE, and no other arguments");
+		return cmd_usage_error(
+			"trace gen",
+			"give --map M and -o FILE, and no other arguments");
 	if (open_map(mapname, &m))
 		return 1;
 	trace_init(&t);
@@ -336,23 +338,30 @@ static int cmd_map_svg(int argc, char *argv[])
 			break;
 		case 'n':
 			if (num_parse_u64(optarg, &v) || v > 16)
-				return cmd_usage_error("trace map-svg", "--entities must be 0..16");
+				return cmd_usage_error(
+					"trace map-svg",
+					"--entities must be 0..16");
 			o.max_entities = (int)v;
 			break;
 		case 's':
 			if (parse_pos_double(optarg, &o.seconds))
-				return cmd_usage_error("trace map-svg", "bad --seconds '%s'", optarg);
+				return cmd_usage_error("trace map-svg",
+						       "bad --seconds '%s'",
+						       optarg);
 			break;
 		case 'w':
 			if (parse_pos_double(optarg, &o.width_px))
-				return cmd_usage_error("trace map-svg", "bad --width '%s'", optarg);
+				return cmd_usage_error("trace map-svg",
+						       "bad --width '%s'",
+						       optarg);
 			break;
 		default:
 			return cmd_option_error("trace map-svg", opt, argv);
 		}
 	}
 	if (!out || optind != argc - 1)
-		return cmd_usage_error("trace map-svg", "give one MAP and -o FILE.svg");
+		return cmd_usage_error("trace map-svg",
+				       "give one MAP and -o FILE.svg");
 	if (open_map(argv[optind], &m))
 		return 1;
 	trace_init(&t);
@@ -433,11 +442,15 @@ static int cmd_check(int argc, char *argv[])
 			break;
 		case 'v':
 			if (parse_pos_double(optarg, &o.max_speed))
-				return cmd_usage_error("trace check", "bad --max-speed '%s'", optarg);
+				return cmd_usage_error("trace check",
+						       "bad --max-speed '%s'",
+						       optarg);
 			break;
 		case 'r':
 			if (parse_pos_double(optarg, &o.radius))
-				return cmd_usage_error("trace check", "bad --radius '%s'", optarg);
+				return cmd_usage_error("trace check",
+						       "bad --radius '%s'",
+						       optarg);
 			break;
 		default:
 			return cmd_option_error("trace check", opt, argv);
@@ -658,15 +671,21 @@ static int cmd_import(int argc, char *argv[])
 			else if (strcmp(optarg, "ns") == 0)
 				o.time_scale = 1e-9;
 			else
-				return cmd_usage_error("trace import", "--time-unit must be s, ms, us or ns");
+				return cmd_usage_error(
+					"trace import",
+					"--time-unit must be s, ms, us or ns");
 			break;
 		case 'k':
 			if (parse_pos_double(optarg, &o.pos_scale))
-				return cmd_usage_error("trace import", "bad --scale '%s'", optarg);
+				return cmd_usage_error("trace import",
+						       "bad --scale '%s'",
+						       optarg);
 			break;
 		case 'p':
 			if (parse_pos_double(optarg, &d))
-				return cmd_usage_error("trace import", "bad --tick-ms '%s'", optarg);
+				return cmd_usage_error("trace import",
+						       "bad --tick-ms '%s'",
+						       optarg);
 			o.tick_ns = (int64_t)llround(d * 1e6);
 			break;
 		case 'm':
@@ -680,7 +699,9 @@ static int cmd_import(int argc, char *argv[])
 		}
 	}
 	if (!spec || !out || optind != argc - 1)
-		return cmd_usage_error("trace import", "give --map-columns SPEC, -o OUT and one input file");
+		return cmd_usage_error(
+			"trace import",
+			"give --map-columns SPEC, -o OUT and one input file");
 	if (trace_import_mapping(spec, &o, err, sizeof(err))) {
 		fprintf(stderr, "trace import: --map-columns: %s\n", err);
 		return 2;
@@ -737,9 +758,10 @@ int cmd_trace(int argc, char *argv[])
 		return 0;
 	}
 	if (argc < 1)
-		return cmd_usage_error("trace", "give a subcommand (gen, check, "
-						"stats, import, map-svg, "
-						"map-check)");
+		return cmd_usage_error("trace",
+				       "give a subcommand (gen, check, "
+				       "stats, import, map-svg, "
+				       "map-check)");
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (strcmp(argv[0], subs[i].name) == 0)
 			return subs[i].fn(argc, argv);

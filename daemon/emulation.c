@@ -421,14 +421,14 @@ static void write_results(struct emulation *e)
 			rh[i].status = h->hp.status;
 			/* ended: stopped by reckond at the scenario's
 			 * end, as planned; stopped: before it */
-			rh[i].outcome = !h->hp.exited	    ? "aborted"
-					: h->killed	    ? "killed"
-					: h->failed	    ? "failed"
-					: h->stopped	    ? (e->at_duration
-								       ? "ended"
-								       : "stopped")
-					: h->hp.status == 0 ? "ok"
-							    : "failed";
+			rh[i].outcome =
+				!h->hp.exited ? "aborted"
+				: h->killed   ? "killed"
+				: h->failed   ? "failed"
+				: h->stopped
+					? (e->at_duration ? "ended" : "stopped")
+				: h->hp.status == 0 ? "ok"
+						    : "failed";
 		}
 		err = results_hosts(e->dir, e->sc, e->p.rep, rh);
 		if (err < 0)

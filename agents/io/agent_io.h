@@ -145,9 +145,9 @@ struct agent_timing {
 	const char *role;
 	uint64_t wakeups;
 	double late_mean_ms, late_max_ms;
-	double tick_ms;		/* 0: no truth (relay) */
+	double tick_ms;		 /* 0: no truth (relay) */
 	double played_s, play_s; /* covered, and the whole play */
-	const char *end;	/* done, signal, error */
+	const char *end;	 /* done, signal, error */
 };
 int timing_write(const struct shell_opts *o, const struct agent_timing *t);
 

@@ -107,8 +107,8 @@ static int csv_load(const char *path, struct csv *c)
 		c->line[c->n] = strdup(buf);
 		c->cell[c->n] = calloc(MAX_COLS + 1, sizeof(char *));
 		if (!c->line[c->n] || !c->cell[c->n] ||
-		    results_split_csv(c->line[c->n], c->cell[c->n],
-				      MAX_COLS) != c->nh) {
+		    results_split_csv(c->line[c->n], c->cell[c->n], MAX_COLS) !=
+			    c->nh) {
 			free(c->line[c->n]);
 			free(c->cell[c->n]);
 			continue; /* malformed: not shown */
@@ -252,8 +252,7 @@ static void narrow_table(FILE *f, const char *dir, const char *csv,
 					"index.html\">",
 					strtoull(r[k], NULL, 10));
 			esc(f, r[k]);
-			fputs(k == 0 && link_points ? "</a></td>" : "</td>",
-			      f);
+			fputs(k == 0 && link_points ? "</a></td>" : "</td>", f);
 		}
 		fputs("<td class=key>", f);
 		esc(f, r[cp]);

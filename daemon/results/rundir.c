@@ -93,8 +93,8 @@ int results_run_close(struct results_run *run, const struct scenario *sc,
 			log_warnx("%s: summary: %s", run->dir, strerror(-err));
 			result = 1;
 		}
-		if (err == 0 && (err = plot_run_info(run->dir, sc->repetitions,
-						     ri)) < 0)
+		if (err == 0 &&
+		    (err = plot_run_info(run->dir, sc->repetitions, ri)) < 0)
 			log_warnx("%s: plots: %s", run->dir, strerror(-err));
 	}
 	if (result != 0)

@@ -88,8 +88,8 @@ void run_info_partial(struct run_info *ri, const char *fmt, ...)
 }
 
 /* One timing-HOST.csv: its one row, into the lateness and play figures. */
-static void read_timing(struct run_info *ri, const char *path,
-			unsigned *cut, char *cut_text, size_t cut_len)
+static void read_timing(struct run_info *ri, const char *path, unsigned *cut,
+			char *cut_text, size_t cut_len)
 {
 	enum { HOST, ROLE, WAKE, LMEAN, LMAX, TICK, PLAYED, PLAY, END, NF };
 	static const char *const names[NF] = {
@@ -145,8 +145,8 @@ out:
 	fclose(in);
 }
 
-static void read_timing_dir(struct run_info *ri, const char *dir,
-			    unsigned *cut, char *cut_text, size_t cut_len)
+static void read_timing_dir(struct run_info *ri, const char *dir, unsigned *cut,
+			    char *cut_text, size_t cut_len)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -159,8 +159,8 @@ static void read_timing_dir(struct run_info *ri, const char *dir,
 
 		if (strncmp(de->d_name, "timing-", 7) || l < 12 ||
 		    strcmp(de->d_name + l - 4, ".csv") ||
-		    results_path(path, sizeof(path), "%s/%s", dir,
-				 de->d_name) < 0)
+		    results_path(path, sizeof(path), "%s/%s", dir, de->d_name) <
+			    0)
 			continue;
 		read_timing(ri, path, cut, cut_text, cut_len);
 	}

@@ -58,8 +58,7 @@ static void info(struct run_info *ri)
 	ri->repetitions = 1;
 }
 
-Test(runinfo, lateness_within_a_tick_is_fine, .init = mkdir_tmp,
-     .fini = rm_tmp)
+Test(runinfo, lateness_within_a_tick_is_fine, .init = mkdir_tmp, .fini = rm_tmp)
 {
 	struct run_info ri;
 	char acc[300];
@@ -77,8 +76,7 @@ Test(runinfo, lateness_within_a_tick_is_fine, .init = mkdir_tmp,
 	cr_assert_null(strstr(acc, "degraded"));
 }
 
-Test(runinfo, lateness_over_a_tick_degrades, .init = mkdir_tmp,
-     .fini = rm_tmp)
+Test(runinfo, lateness_over_a_tick_degrades, .init = mkdir_tmp, .fini = rm_tmp)
 {
 	struct run_info ri;
 	char acc[300];
@@ -97,8 +95,8 @@ Test(runinfo, lateness_over_a_tick_degrades, .init = mkdir_tmp,
 			 "late timers do not make a run partial");
 }
 
-Test(runinfo, repetitions_are_read_from_their_directories,
-     .init = mkdir_tmp, .fini = rm_tmp)
+Test(runinfo, repetitions_are_read_from_their_directories, .init = mkdir_tmp,
+     .fini = rm_tmp)
 {
 	struct run_info ri;
 	char sub[PATH_MAX];
@@ -127,14 +125,13 @@ Test(runinfo, a_play_cut_by_a_signal_is_partial, .init = mkdir_tmp,
 	timing("", "relay", 1, 0, 0, "signal"); /* no play: its normal end */
 	run_info_timing(&ri, dir, 1);
 	cr_assert_str_eq(run_info_status(&ri), "partial");
-	cr_assert_not_null(strstr(ri.partial, "did not fit"), "%s",
-			   ri.partial);
+	cr_assert_not_null(strstr(ri.partial, "did not fit"), "%s", ri.partial);
 	cr_assert_not_null(strstr(ri.partial, "host p played 3.4 of 20.0 s"),
 			   "%s", ri.partial);
 }
 
-Test(runinfo, a_signal_at_the_end_of_the_play_is_complete,
-     .init = mkdir_tmp, .fini = rm_tmp)
+Test(runinfo, a_signal_at_the_end_of_the_play_is_complete, .init = mkdir_tmp,
+     .fini = rm_tmp)
 {
 	struct run_info ri;
 
@@ -177,8 +174,7 @@ Test(runinfo, no_timing_files_is_not_measured, .init = mkdir_tmp,
 }
 
 /* A host log in path with the given text. */
-static void host_log(const char *name, const char *text, char *path,
-		     size_t len)
+static void host_log(const char *name, const char *text, char *path, size_t len)
 {
 	FILE *f;
 
@@ -189,8 +185,7 @@ static void host_log(const char *name, const char *text, char *path,
 	cr_assert_eq(fclose(f), 0);
 }
 
-Test(runinfo, the_error_line_of_a_host_log, .init = mkdir_tmp,
-     .fini = rm_tmp)
+Test(runinfo, the_error_line_of_a_host_log, .init = mkdir_tmp, .fini = rm_tmp)
 {
 	char path[PATH_MAX], out[512];
 	unsigned n = 0;
