@@ -927,9 +927,12 @@ int plot_sweep(const char *dir)
 	char path[PATH_MAX], pdir[PATH_MAX];
 	const char *gp = plot_gnuplot();
 	struct figs figs = {0};
+	struct sc_diag diag = {0};
+	struct scenario *sc = NULL;
+	struct run_info ri;
 	struct table t;
 	size_t naxes;
-	int rc;
+	int rc, have_ri = 0;
 
 	if (results_path(path, sizeof(path), "%s/sweep.csv", dir) < 0)
 		return -ENAMETOOLONG;
@@ -974,8 +977,16 @@ int plot_sweep(const char *dir)
 		}
 	}
 	table_free(&t);
-	rc = figs_html(dir, "reckon sweep", &figs, NULL, "sweep.csv",
-		       "sweep.json", 1);
+	/* the sweep's scenario, as its directory keeps it */
+	if (results_path(path, sizeof(path), "%s/scenario.ini", dir) == 0 &&
+	    scenario_load(path, &sc, &diag) == 0) {
+		run_info_init(&ri, sc, "sweep");
+		scenario_free(sc);
+		have_ri = 1;
+	}
+	sc_diag_free(&diag);
+	rc = figs_html(dir, "reckon sweep", &figs, have_ri ? &ri : NULL,
+		       "sweep.csv", "sweep.json", 1);
 	figs_free(&figs);
 	return rc;
 }

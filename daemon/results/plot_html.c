@@ -231,11 +231,13 @@ static void narrow_table(FILE *f, const char *dir, const char *csv,
 	}
 	fputs("<table id=summary>\n<tr>", f);
 	for (int k = 0; k < cp; k++) {
-		fputs("<th>", f);
+		fputs("<th class=key>", f);
 		esc(f, c.h[k]);
 		fputs("</th>", f);
 	}
-	fputs("<th>predictor</th><th>condition</th><th>reps</th>", f);
+	fputs("<th class=key>predictor</th><th class=key>condition</th>"
+	      "<th>reps</th>",
+	      f);
 	for (size_t k = 0; k < NMETRIC; k++)
 		if (mc[k] >= 0)
 			fprintf(f, "<th>%s</th>", metric[k].head);
@@ -280,9 +282,9 @@ static void narrow_table(FILE *f, const char *dir, const char *csv,
 
 static void fact(FILE *f, const char *name, const char *value)
 {
-	fprintf(f, "<tr><th>%s</th><td>", name);
+	fprintf(f, "<dt>%s</dt><dd>", name);
 	esc(f, value);
-	fputs("</td></tr>\n", f);
+	fputs("</dd>\n", f);
 }
 
 /* What the run was and how it went. */
@@ -302,7 +304,7 @@ static void facts(FILE *f, const struct run_info *ri)
 		esc(f, buf);
 		fputs(".</p>\n", f);
 	}
-	fputs("<table class=facts>\n", f);
+	fputs("<dl class=facts>\n", f);
 	fact(f, "scenario", ri->scenario);
 	fact(f, "file", ri->path);
 	fact(f, "date", ri->date);
@@ -312,12 +314,14 @@ static void facts(FILE *f, const struct run_info *ri)
 		 ri->repetitions, ri->duration_s);
 	fact(f, "run", buf);
 	fact(f, "links", ri->links[0] ? ri->links : "(none)");
-	snprintf(buf, sizeof(buf), "%s%s%s", run_info_status(ri),
-		 ri->partial[0] ? ": " : "", ri->partial);
-	fact(f, "status", buf);
-	run_info_accuracy(ri, buf, sizeof(buf));
-	fact(f, "timers", buf);
-	fputs("</table>\n", f);
+	if (strcmp(ri->mode, "sweep") != 0) {
+		snprintf(buf, sizeof(buf), "%s%s%s", run_info_status(ri),
+			 ri->partial[0] ? ": " : "", ri->partial);
+		fact(f, "status", buf);
+		run_info_accuracy(ri, buf, sizeof(buf));
+		fact(f, "timers", buf);
+	}
+	fputs("</dl>\n", f);
 }
 
 static void head(FILE *f, const char *title)
@@ -331,11 +335,13 @@ static void head(FILE *f, const char *title)
 	      "table{border-collapse:collapse;font-size:small;"
 	      "margin-bottom:0.5em}\n"
 	      "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}\n"
-	      "td.key,table.facts td{text-align:left}\n"
+	      "td.key,th.key{text-align:left}\n"
 	      "#summary td{white-space:nowrap}\n"
 	      "#summary td.key{white-space:normal}\n"
-	      "table.facts th{text-align:left;background:#f4f4f4}\n"
-	      "table.facts td{overflow-wrap:anywhere}\n"
+	      "dl.facts{display:grid;grid-template-columns:max-content auto;"
+	      "gap:2px 1em;font-size:small}\n"
+	      "dl.facts dt{font-weight:bold}dl.facts dd{margin:0;"
+	      "overflow-wrap:anywhere}\n"
 	      ".params{font-size:smaller;color:#555;max-width:18em;"
 	      "overflow-wrap:anywhere}\n"
 	      ".ci{color:#666}\n"

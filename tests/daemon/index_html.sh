@@ -18,16 +18,16 @@ page=$rundir/index.html
 [ -f "$page" ] || fail "no index.html"
 grep -q '<title>reckon run: page-check, 20[0-9-]* [0-9:]* UTC</title>' "$page" ||
 	fail "title does not name the scenario and date: $(grep -o '<title>.*</title>' "$page")"
-for fact in '<th>seed</th><td>11</td>' '<th>scenario</th><td>page-check</td>' \
-	"<th>links</th><td>p&lt;&gt;obs 'delay 50ms 10ms loss 2%" \
-	'<th>status</th><td>complete</td>' '<a href="summary.csv">summary.csv</a>'; do
+for fact in '<dt>seed</dt><dd>11</dd>' '<dt>scenario</dt><dd>page-check</dd>' \
+	"<dt>links</dt><dd>p&lt;&gt;obs 'delay 50ms 10ms loss 2%" \
+	'<dt>status</dt><dd>complete</dd>' '<a href="summary.csv">summary.csv</a>'; do
 	grep -qF "$fact" "$page" || fail "index.html lacks $fact"
 done
 # the summary table: 3 rows of 7 columns, each metric as mean ± CI
 rows=$(sed -n '/<table id=summary>/,/<\/table>/p' "$page" | grep -c '^<tr><td')
 [ "$rows" -eq 3 ] || fail "summary table has $rows rows, expected 3"
 hdr=$(sed -n '/<table id=summary>/{n;p}' "$page")
-[ "$(echo "$hdr" | grep -o '<th>' | wc -l)" -eq 7 ] || fail "summary table header: $hdr"
+[ "$(echo "$hdr" | grep -o '<th[ >]' | wc -l)" -eq 7 ] || fail "summary table header: $hdr"
 for h in 'updates/s per entity' 'bytes/s per entity' 'error mean (u)' 'error p95 (u)'; do
 	echo "$hdr" | grep -qF "$h" || fail "summary table lacks '$h'"
 done
@@ -38,6 +38,7 @@ sed -n '/<table id=summary>/,/<\/table>/p' "$page" | grep -q 'pos_threshold=30' 
 
 "$reckond" -q sweep -j2 -o "$tmp/sweep" "$src/tests/sweep/tiny.ini" >/dev/null 2>"$tmp/err" ||
 	fail "sweep failed: $(cat "$tmp/err")"
+grep -q '<title>reckon sweep: tiny, ' "$tmp/sweep/index.html" || fail "the sweep's page does not name its scenario"
 
 command -v chromium >/dev/null 2>&1 || skip "chromium is not installed (deploy/setup.sh installs it)"
 
