@@ -135,7 +135,8 @@ static int write_script(const char *dir, const char *name, const char *title,
 	for (unsigned i = 0; i < ns; i++)
 		fprintf(f,
 			"%s'%s.dat' index %u using 1:2%s with %s title \"%s\"",
-			i ? ", \\\n     " : "", name, i, fs->errbars ? ":3" : "",
+			i ? ", \\\n     " : "", name, i,
+			fs->errbars ? ":3" : "",
 			fs->steps     ? "steps"
 			: fs->errbars ? "yerrorlines"
 				      : "linespoints",
@@ -270,8 +271,8 @@ static int draw_parts(const char *gp, const char *pdir,
 			snprintf(title, sizeof(title), "%s", fs->title);
 			snprintf(cap, sizeof(cap), "%s", fs->caption);
 		}
-		if (write_script(pdir, name, title, fs, labels + k0,
-				 k1 - k0) < 0)
+		if (write_script(pdir, name, title, fs, labels + k0, k1 - k0) <
+		    0)
 			return -EIO;
 		snprintf(path, sizeof(path), "%s.gp", name);
 		if (run_gnuplot(gp, pdir, path) < 0)
