@@ -70,6 +70,10 @@ const char *repetitions_name(const struct repetitions *r);
 /* Exit status: 0, a failing host's status, or 1 when set-up failed. */
 int repetitions_result(const struct repetitions *r);
 
+/* Why the run is partial (stopped, interrupted, cut short), "" when it
+ * is complete. */
+const char *repetitions_partial(const struct repetitions *r);
+
 void repetitions_free(struct repetitions *r);
 
 /*

@@ -335,6 +335,11 @@ int repetitions_result(const struct repetitions *r)
 	return r->result;
 }
 
+const char *repetitions_partial(const struct repetitions *r)
+{
+	return r->run.info.partial;
+}
+
 void repetitions_free(struct repetitions *r)
 {
 	if (r == NULL)

@@ -52,8 +52,10 @@ static void svc_done(struct repetitions *r, void *arg)
 		s->done_ok++;
 	else
 		s->done_failed++;
-	log_info("job #%u (%s) %s: %s", s->cur->id, repetitions_name(r),
+	log_info("job #%u (%s) %s%s%s%s: %s", s->cur->id, repetitions_name(r),
 		 repetitions_result(r) == 0 ? "done" : "failed",
+		 repetitions_partial(r)[0] ? " (partial: " : "",
+		 repetitions_partial(r), repetitions_partial(r)[0] ? ")" : "",
 		 repetitions_dir(r));
 	/* Free from the next loop turn, outside the repetitions' callback. */
 	s->r_done = 1;

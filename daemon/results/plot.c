@@ -93,7 +93,9 @@ struct fig_spec {
 /* The range lines of a figure's script. */
 static void put_ranges(FILE *f, const struct fig_spec *fs)
 {
-	if (fs->steps)
+	if (fs->steps && !fs->logx)
+		fputs("set yrange [0:1]\nset xrange [0:*]\n", f); /* errors */
+	else if (fs->steps)
 		fputs("set yrange [0:1]\n", f);
 	else if (fs->yset)
 		fprintf(f, "set yrange [%.10g:%.10g]\n", fs->ylo, fs->yhi);
