@@ -983,7 +983,10 @@ int plot_sweep(const char *dir)
 	/* the sweep's scenario, as its directory keeps it */
 	if (results_path(path, sizeof(path), "%s/scenario.ini", dir) == 0 &&
 	    scenario_load(path, &sc, &diag) == 0) {
+		/* no date or path: a sweep merged from shards must give
+		 * the same page as the whole sweep (docs/sweeps.md) */
 		run_info_init(&ri, sc, "sweep");
+		ri.date[0] = ri.path[0] = '\0';
 		scenario_free(sc);
 		have_ri = 1;
 	}

@@ -306,8 +306,10 @@ static void facts(FILE *f, const struct run_info *ri)
 	}
 	fputs("<dl class=facts>\n", f);
 	fact(f, "scenario", ri->scenario);
-	fact(f, "file", ri->path);
-	fact(f, "date", ri->date);
+	if (ri->path[0])
+		fact(f, "file", ri->path);
+	if (ri->date[0])
+		fact(f, "date", ri->date);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)ri->seed);
 	fact(f, "seed", buf);
 	snprintf(buf, sizeof(buf), "%s, %u repetition(s) of %.1f s", ri->mode,
@@ -366,9 +368,9 @@ int plot_html(const char *dir, const struct plot_page *pg)
 	if ((f = fopen(tmp, "we")) == NULL)
 		return -errno;
 	if (pg->ri)
-		snprintf(title, sizeof(title), "%s: %s, %s%s", pg->title,
-			 pg->ri->scenario, pg->ri->date,
-			 pg->ri->partial[0] ? " (partial)" : "");
+		snprintf(title, sizeof(title), "%s: %s%s%s%s", pg->title,
+			 pg->ri->scenario, pg->ri->date[0] ? ", " : "",
+			 pg->ri->date, pg->ri->partial[0] ? " (partial)" : "");
 	else
 		snprintf(title, sizeof(title), "%s", pg->title);
 	head(f, title);
