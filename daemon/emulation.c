@@ -24,6 +24,7 @@
 
 #include "bridge.h"
 #include "reckond.h"
+#include "util.h"
 #include "ns.h"
 #include "kernel.h"
 #include "log.h"
@@ -317,8 +318,34 @@ static int setup_schedules(struct emulation *e)
 	return 0;
 }
 
+/* The link spec of src->dst in the scenario arg, for the bridge. */
+static const struct netem_spec *link_spec_of(const void *arg, unsigned src,
+					     unsigned dst)
+{
+	return scenario_link_spec(arg, src, dst);
+}
+
+_Static_assert(SC_NAME_MAX == BRIDGE_NAME_MAX, "host names fit the bridge");
+_Static_assert(SC_MAX_HOSTS <= BRIDGE_MAX_PORTS, "hosts fit the bridge");
+
+void emulation_bridge_conf(const struct scenario *sc, struct bridge_conf *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->nhosts = sc->nhosts;
+	for (unsigned i = 0; i < sc->nhosts; i++)
+		memcpy(c->hosts[i].name, sc->hosts[i].name, BRIDGE_NAME_MAX);
+	c->capture.enabled = sc->capture.enabled;
+	c->capture.before = sc->capture.before;
+	c->capture.after = sc->capture.after;
+	c->capture.snaplen = sc->capture.snaplen;
+	c->capture.max_bytes = sc->capture.max_bytes;
+	c->link_spec = link_spec_of;
+	c->link_arg = sc;
+}
+
 static int setup_backend(struct emulation *e)
 {
+	struct bridge_conf conf;
 	struct bridge_port *ports;
 	char pcap[PATH_MAX];
 	int err;
@@ -341,7 +368,8 @@ static int setup_backend(struct emulation *e)
 		free(ports);
 		return err;
 	}
-	err = bridge_new(e->base, e->sc, e->p.seed, ports, e->n,
+	emulation_bridge_conf(e->sc, &conf);
+	err = bridge_new(e->base, &conf, e->p.seed, ports, e->n,
 			 e->sc->capture.enabled ? pcap : NULL, &e->bridge);
 	if (err < 0)
 		log_warnx("userspace bridge: %s", strerror(-err));
@@ -814,8 +842,7 @@ static const char *host_state(const struct eng_host *h)
 	return h->stopped ? "stopped" : "exited";
 }
 
-static void status_hosts(const struct emulation *e, struct ctl_reply *r,
-			 int json)
+static void status_hosts(const struct emulation *e, FILE *r, int json)
 {
 	pid_t pids[64];
 
@@ -826,8 +853,7 @@ static void status_hosts(const struct emulation *e, struct ctl_reply *r,
 		if (np > 64)
 			np = 64;
 		if (json) {
-			ctl_reply_printf(
-				r,
+			fprintf(r,
 				"%s{\"name\": \"%s\", \"addr\": \"%s\", "
 				"\"state\": \"%s\", \"pid\": %d, "
 				"\"status\": ",
@@ -835,32 +861,29 @@ static void status_hosts(const struct emulation *e, struct ctl_reply *r,
 				e->sc->hosts[i].addr, host_state(h),
 				(int)h->hp.pid);
 			if (h->hp.exited)
-				ctl_reply_printf(r, "%d", h->hp.status);
+				fprintf(r, "%d", h->hp.status);
 			else
-				ctl_reply_printf(r, "null");
-			ctl_reply_printf(r, ", \"pids\": [");
+				fprintf(r, "null");
+			fprintf(r, ", \"pids\": [");
 			for (int k = 0; k < np; k++)
-				ctl_reply_printf(r, "%s%d", k ? ", " : "",
-						 (int)pids[k]);
-			ctl_reply_printf(r, "], \"log\": ");
-			ctl_reply_json_str(r, h->log);
-			ctl_reply_printf(r, "}");
+				fprintf(r, "%s%d", k ? ", " : "", (int)pids[k]);
+			fprintf(r, "], \"log\": ");
+			json_fputs_str(r, h->log);
+			fprintf(r, "}");
 		} else {
-			ctl_reply_printf(r, "  %-12s %-15s %-8s pid %d",
-					 e->sc->hosts[i].name,
-					 e->sc->hosts[i].addr, host_state(h),
-					 (int)h->hp.pid);
+			fprintf(r, "  %-12s %-15s %-8s pid %d",
+				e->sc->hosts[i].name, e->sc->hosts[i].addr,
+				host_state(h), (int)h->hp.pid);
 			if (h->hp.exited)
-				ctl_reply_printf(r, " status %d", h->hp.status);
+				fprintf(r, " status %d", h->hp.status);
 			if (np > 1)
-				ctl_reply_printf(r, " (%d processes)", np);
-			ctl_reply_printf(r, "\n");
+				fprintf(r, " (%d processes)", np);
+			fprintf(r, "\n");
 		}
 	}
 }
 
-static void status_links(const struct emulation *e, struct ctl_reply *r,
-			 int json)
+static void status_links(const struct emulation *e, FILE *r, int json)
 {
 	int first = 1;
 
@@ -880,13 +903,11 @@ static void status_links(const struct emulation *e, struct ctl_reply *r,
 				netem_spec_print(&e->spec[i * e->n + j], text,
 						 sizeof(text));
 			if (json) {
-				ctl_reply_printf(
-					r, "%s{\"link\": \"%s>%s\", \"spec\": ",
+				fprintf(r, "%s{\"link\": \"%s>%s\", \"spec\": ",
 					first ? "" : ", ", e->sc->hosts[i].name,
 					e->sc->hosts[j].name);
-				ctl_reply_json_str(r, text);
-				ctl_reply_printf(
-					r,
+				json_fputs_str(r, text);
+				fprintf(r,
 					", \"in\": %" PRIu64
 					", \"delivered\": %" PRIu64
 					", \"drop_loss\": %" PRIu64
@@ -905,15 +926,13 @@ static void status_links(const struct emulation *e, struct ctl_reply *r,
 			} else if (e->kernel) {
 				/* sch_netem counts in the kernel; the
 				 * bridge's counters do not exist here. */
-				ctl_reply_printf(
-					r,
+				fprintf(r,
 					"  %s>%s  '%s'  (kernel netem: no "
 					"per-link counters)\n",
 					e->sc->hosts[i].name,
 					e->sc->hosts[j].name, text);
 			} else {
-				ctl_reply_printf(
-					r,
+				fprintf(r,
 					"  %s>%s  '%s'  in %" PRIu64
 					" delivered %" PRIu64 " lost %" PRIu64
 					" overlimit %" PRIu64 " dup %" PRIu64
@@ -929,15 +948,13 @@ static void status_links(const struct emulation *e, struct ctl_reply *r,
 }
 
 /* Frames that never reached a link: counted by the bridge, shown here. */
-static void status_bridge(const struct emulation *e, struct ctl_reply *r,
-			  int json)
+static void status_bridge(const struct emulation *e, FILE *r, int json)
 {
 	struct bridge_stats bs;
 
 	if (e->bridge == NULL || bridge_stats(e->bridge, &bs) < 0)
 		return;
-	ctl_reply_printf(
-		r,
+	fprintf(r,
 		json ? ", \"bridge\": {\"passthrough\": %" PRIu64
 		       ", \"malformed\": %" PRIu64 ", \"unknown_dst\": %" PRIu64
 		       ", \"dropped_other\": %" PRIu64
@@ -950,36 +967,35 @@ static void status_bridge(const struct emulation *e, struct ctl_reply *r,
 		bs.send_errors);
 }
 
-void emulation_status(const struct emulation *e, struct ctl_reply *r, int json)
+void emulation_status(const struct emulation *e, FILE *r, int json)
 {
 	static const char *const st[] = {"running", "stopping", "done"};
 	double el = (double)elapsed_ns(e) / 1e9;
 	double dur = (double)e->sc->duration_ns / 1e9;
 
 	if (json) {
-		ctl_reply_printf(
-			r,
+		fprintf(r,
 			"\"state\": \"%s\", \"rep\": %u, \"seed\": %" PRIu64
 			", \"backend\": \"%s\", \"elapsed_s\": %.3f, "
 			"\"duration_s\": %.3f, \"dir\": ",
 			st[e->state], e->p.rep, e->p.seed,
 			e->kernel ? "kernel" : "userspace", el, dur);
-		ctl_reply_json_str(r, e->dir);
-		ctl_reply_printf(r, ", \"hosts\": [");
+		json_fputs_str(r, e->dir);
+		fprintf(r, ", \"hosts\": [");
 		status_hosts(e, r, 1);
-		ctl_reply_printf(r, "], \"links\": [");
+		fprintf(r, "], \"links\": [");
 		status_links(e, r, 1);
-		ctl_reply_printf(r, "]");
+		fprintf(r, "]");
 		status_bridge(e, r, 1);
 		return;
 	}
-	ctl_reply_printf(r,
-			 "state %s, repetition %u, seed %" PRIu64
-			 ", backend %s, %.1f/%.1f s\nresults %s\nhosts:\n",
-			 st[e->state], e->p.rep, e->p.seed,
-			 e->kernel ? "kernel" : "userspace", el, dur, e->dir);
+	fprintf(r,
+		"state %s, repetition %u, seed %" PRIu64
+		", backend %s, %.1f/%.1f s\nresults %s\nhosts:\n",
+		st[e->state], e->p.rep, e->p.seed,
+		e->kernel ? "kernel" : "userspace", el, dur, e->dir);
 	status_hosts(e, r, 0);
-	ctl_reply_printf(r, "links:\n");
+	fprintf(r, "links:\n");
 	status_links(e, r, 0);
 	status_bridge(e, r, 0);
 }

@@ -7,6 +7,7 @@
 #define RECKON_RECKOND_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <event2/event.h>
 
@@ -112,8 +113,9 @@ void emulation_stop(struct emulation *e, const char *why);
 int emulation_set(struct emulation *e, unsigned src, unsigned dst,
 		  const struct netem_spec *s, const char *origin);
 
-/* Hosts, links and counters, as text or JSON (one object). */
-void emulation_status(const struct emulation *e, struct ctl_reply *r, int json);
+/* Hosts, links and counters into f, as text or JSON (the members of one
+ * object). */
+void emulation_status(const struct emulation *e, FILE *f, int json);
 
 /* One progress line: elapsed/duration and per-link delivered/dropped. */
 void emulation_progress(const struct emulation *e, char *buf, size_t len);
@@ -123,5 +125,10 @@ void emulation_progress(const struct emulation *e, char *buf, size_t len);
 int emulation_result(const struct emulation *e);
 
 void emulation_free(struct emulation *e);
+
+/* The bridge's configuration for sc: its hosts' names, its capture and
+ * its [link] specs (read from sc while bridge_new runs). */
+struct bridge_conf;
+void emulation_bridge_conf(const struct scenario *sc, struct bridge_conf *c);
 
 #endif

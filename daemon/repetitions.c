@@ -221,6 +221,25 @@ static int parse_link(const struct scenario *sc, const char *text, int *src,
 	return 0;
 }
 
+/* The running emulation's status appended to rep. */
+static void reply_status(struct repetitions *r, struct ctl_reply *rep, int json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL) {
+		rep->failed = 1;
+		return;
+	}
+	emulation_status(r->eng, f, json);
+	if (fclose(f) == 0 && buf != NULL)
+		ctl_reply_printf(rep, "%s", buf);
+	else
+		rep->failed = 1;
+	free(buf);
+}
+
 static int control_set(struct repetitions *r, char *args, struct ctl_reply *rep)
 {
 	struct netem_spec s;
@@ -282,7 +301,7 @@ int repetitions_control(struct repetitions *r, char *line,
 					 r->sc->repetitions);
 			if (r->eng != NULL) {
 				ctl_reply_printf(rep, ", ");
-				emulation_status(r->eng, rep, 1);
+				reply_status(r, rep, 1);
 			}
 			ctl_reply_printf(rep, "}\n");
 		} else {
@@ -290,7 +309,7 @@ int repetitions_control(struct repetitions *r, char *line,
 				rep, "scenario %s (%s), %u repetition(s)\n",
 				r->sc->name, r->sc->path, r->sc->repetitions);
 			if (r->eng != NULL)
-				emulation_status(r->eng, rep, 0);
+				reply_status(r, rep, 0);
 		}
 		return 0;
 	}

@@ -107,7 +107,7 @@ static void link_free(struct blink *l)
 	free(l);
 }
 
-static int bridge_setup(struct bridge *b, const struct scenario *sc,
+static int bridge_setup(struct bridge *b, const struct bridge_conf *conf,
 			const struct bridge_port *ports, const char *pcap_dir)
 {
 	unsigned i, j, n = b->n;
@@ -121,28 +121,28 @@ static int bridge_setup(struct bridge *b, const struct scenario *sc,
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		b->ports[i].fd = -1;
-		memcpy(b->names[i], sc->hosts[i].name, SC_NAME_MAX);
-		b->names[i][SC_NAME_MAX - 1] = '\0';
+		memcpy(b->names[i], conf->hosts[i].name, BRIDGE_NAME_MAX);
+		b->names[i][BRIDGE_NAME_MAX - 1] = '\0';
 	}
 	if ((rc = frame_pool_new(POOL_SMALL, POOL_LARGE, &b->pool)) < 0)
 		return rc;
-	if (pcap_dir != NULL && sc->capture.enabled &&
-	    (sc->capture.before || sc->capture.after)) {
+	if (pcap_dir != NULL && conf->capture.enabled &&
+	    (conf->capture.before || conf->capture.after)) {
 		if ((b->pcap_dir = strdup(pcap_dir)) == NULL)
 			return -ENOMEM;
-		b->cap_before = sc->capture.before;
-		b->cap_after = sc->capture.after;
-		b->snaplen = sc->capture.snaplen;
-		b->max_bytes = sc->capture.max_bytes;
+		b->cap_before = conf->capture.before;
+		b->cap_after = conf->capture.after;
+		b->snaplen = conf->capture.snaplen;
+		b->max_bytes = conf->capture.max_bytes;
 	}
-	/* Links with a [link] section exist from the start, so sc is not
-	 * needed after this call; unimpaired pairs are made on first use. */
-	for (i = 0; i < n; i++)
+	/* Links with a spec exist from the start, so conf is not needed after
+	 * this call; unimpaired pairs are made on first use. */
+	for (i = 0; i < n && conf->link_spec != NULL; i++)
 		for (j = 0; j < n; j++) {
 			const struct netem_spec *s;
 
 			if (i != j &&
-			    (s = scenario_link_spec(sc, i, j)) != NULL &&
+			    (s = conf->link_spec(conf->link_arg, i, j)) != NULL &&
 			    br_link_make(b, i, j, s) == NULL)
 				return -ENOMEM;
 		}
@@ -162,7 +162,7 @@ static int bridge_setup(struct bridge *b, const struct scenario *sc,
 	return 0;
 }
 
-int bridge_new(struct event_base *base, const struct scenario *sc,
+int bridge_new(struct event_base *base, const struct bridge_conf *conf,
 	       uint64_t seed, const struct bridge_port *ports, unsigned nports,
 	       const char *pcap_dir, struct bridge **out)
 {
@@ -171,8 +171,8 @@ int bridge_new(struct event_base *base, const struct scenario *sc,
 	int64_t spin;
 	int rc;
 
-	if (base == NULL || sc == NULL || ports == NULL || out == NULL ||
-	    nports == 0 || nports != sc->nhosts || nports > SC_MAX_HOSTS)
+	if (base == NULL || conf == NULL || ports == NULL || out == NULL ||
+	    nports == 0 || nports != conf->nhosts || nports > BRIDGE_MAX_PORTS)
 		return -EINVAL;
 	if ((rc = bridge_default_rx(&rx)) < 0)
 		return rc;
@@ -197,7 +197,7 @@ int bridge_new(struct event_base *base, const struct scenario *sc,
 	b->armed = INT64_MAX;
 	b->spin_ns = spin;
 	b->rt_off = br_rt_offset();
-	rc = bridge_setup(b, sc, ports, pcap_dir);
+	rc = bridge_setup(b, conf, ports, pcap_dir);
 	if (rc < 0) {
 		bridge_free(b);
 		return rc;

@@ -15,9 +15,39 @@
 #include <event2/event.h>
 
 #include "netem.h"
-#include "scenario.h"
 
 struct bridge;
+
+/* What the bridge is built for: its hosts (one port each; a host's name
+ * names its links' pcap files and, through netem_link_id, seeds their
+ * streams), the capture and the links that start impaired. */
+#define BRIDGE_MAX_PORTS 64
+#define BRIDGE_NAME_MAX	 32
+
+struct bridge_host {
+	char name[BRIDGE_NAME_MAX];
+};
+
+struct bridge_capture {
+	int enabled;
+	int before, after; /* dump each link before / after impairment */
+	uint32_t snaplen;
+	uint64_t max_bytes; /* per file; 0 = unlimited */
+};
+
+/* The spec of the directed link src->dst at the start, or NULL for a
+ * pair that starts unimpaired (made on first use). */
+typedef const struct netem_spec *(*bridge_link_spec_fn)(const void *arg,
+							 unsigned src,
+							 unsigned dst);
+
+struct bridge_conf {
+	unsigned nhosts;
+	struct bridge_host hosts[BRIDGE_MAX_PORTS];
+	struct bridge_capture capture;
+	bridge_link_spec_fn link_spec; /* NULL: every pair unimpaired */
+	const void *link_arg;
+};
 
 /* One port per host: the hub-side veth (already up, in the namespace the
  * calling thread is in) and the host's MAC and IPv4 address, used to find
@@ -28,10 +58,11 @@ struct bridge_port {
 	uint32_t ip;	/* network byte order */
 };
 
-/* Build the bridge for sc with nports == sc->nhosts ports. When pcap_dir is
- * not NULL and sc->capture.enabled, per-link pcap files go there. Link
- * streams are seeded from seed (the repetition's seed). */
-int bridge_new(struct event_base *base, const struct scenario *sc,
+/* Build the bridge for conf with nports == conf->nhosts ports. When
+ * pcap_dir is not NULL and conf->capture.enabled, per-link pcap files go
+ * there. Link streams are seeded from seed (the repetition's seed). The
+ * bridge keeps nothing of conf after the call. */
+int bridge_new(struct event_base *base, const struct bridge_conf *conf,
 	       uint64_t seed, const struct bridge_port *ports, unsigned nports,
 	       const char *pcap_dir, struct bridge **out);
 

@@ -115,7 +115,7 @@ unsigned frame_pool_used(const struct frame_pool *p);
 /*
  * capture.c: one libpcap dump file written by the bridge, with
  * nanosecond timestamps (pcap_open_dead_with_tstamp_precision, NANO), the
- * scenario's snap length and a size cap: once the next record would take
+ * configured snap length and a size cap: once the next record would take
  * the file over max_bytes nothing more is written and the skipped records
  * are counted instead. The files open in Wireshark and tshark.
  */
@@ -203,7 +203,7 @@ struct bridge {
 	unsigned n;
 	struct bport *ports;
 	struct blink **links; /* n * n, [src * n + dst], lazily created */
-	char (*names)[SC_NAME_MAX];
+	char (*names)[BRIDGE_NAME_MAX];
 	uint64_t seed;
 	struct frame_pool *pool;
 

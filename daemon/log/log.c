@@ -73,6 +73,7 @@ static void vlog(int pri, const char *fmt, va_list ap, const char *suffix)
 	}
 }
 
+/* clang-format off */
 #define LOGFN(name, pri, with_errno, gate)                                 \
 	void name(const char *fmt, ...)                                    \
 	{                                                                  \
@@ -90,6 +91,7 @@ LOGFN(log_warn, LOG_WARNING, 1, 1)
 LOGFN(log_warnx, LOG_WARNING, 0, 1)
 LOGFN(log_info, LOG_INFO, 0, 1)
 LOGFN(log_debug, LOG_DEBUG, 0, verbosity > 1)
+/* clang-format on */
 
 void fatal(const char *fmt, ...)
 {

@@ -1,5 +1,5 @@
 /*
- * sim_host.c: one host of the simulator (see sim_host.h). The wake-up
+ * sim_host.c: one host of the simulator (see netsim_int.h). The wake-up
  * logic follows agents/shell.c's on_timer step for step (player: play due
  * ticks, end after the last; observer: frames, then linger, then end;
  * relay: end at --stop-after), so a host ends at the same relative time

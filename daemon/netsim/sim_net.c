@@ -1,6 +1,6 @@
 /*
  * sim_net.c: the simulator's links and the datagrams in flight (see
- * sim_net.h). A datagram's payload is copied into a pool slot whose
+ * netsim_int.h). A datagram's payload is copied into a pool slot whose
  * index is the netem cookie; a duplicated datagram's two copies share the
  * slot, which is released when its last copy leaves the link.
  */

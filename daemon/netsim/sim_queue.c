@@ -1,5 +1,5 @@
 /*
- * sim_queue.c: the binary min-heap of simulator events (see sim_queue.h).
+ * sim_queue.c: the binary min-heap of simulator events (see netsim_int.h).
  * Order is (t, seq) lexicographic; seq is unique, so the order is total
  * and pops are deterministic. Push and pop are O(log n).
  */

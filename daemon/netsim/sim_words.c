@@ -1,6 +1,6 @@
 /*
  * sim_words.c: sh-style word splitting of a host's args for the simulator
- * (see sim_words.h). One pass over the text writes the unquoted words
+ * (see netsim_int.h). One pass over the text writes the unquoted words
  * into a buffer no longer than the text; argv points into it.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /*
  * plot.c: the figures of a run and of a sweep, drawn by gnuplot (see
- * plot.h for which). For each figure it writes a data file and a script
+ * results.h for which). For each figure it writes a data file and a script
  * into plots/ and runs gnuplot there once, for an SVG and a PNG
  * (pngcairo when gnuplot has it, else the libgd png terminal). gnuplot's
  * output goes to plots/gnuplot.log. A figure holds at most

@@ -1,6 +1,6 @@
 /*
  * summary.c: aggregation of the agents' metrics into summary.csv,
- * summary.json and the end-of-run table (see summary.h). Per repetition
+ * summary.json and the end-of-run table (see results.h). Per repetition
  * and group (predictor, parameters, condition) it pools the player rows
  * (updates and bytes sent per entity and second) and the observer rows
  * (error mean weighted by frames, p50/p95 as the mean of every observer

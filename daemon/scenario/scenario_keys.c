@@ -1,5 +1,5 @@
 /*
- * scenario_keys.c: the scenario key table (see scenario_keys.h) and its
+ * scenario_keys.c: the scenario key table (see scenario_int.h) and its
  * rendering as the markdown key reference of docs/scenario.md. Adding a
  * key means adding a row here; the loader, the canonical printer and the
  * docs test all follow.

@@ -27,7 +27,7 @@
  * something (a gap needs reordering); `pre` switches a link to the loss
  * model or slot form the parameter belongs to. The first SC_LP_COUNT
  * entries are enum sc_link_param (scenario.h) in its order; the others
- * have indices past it (see scenario_sweep.h).
+ * have indices past it (see scenario_int.h).
  */
 enum lp_need {
 	LP_ANY,

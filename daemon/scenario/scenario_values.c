@@ -230,7 +230,7 @@ int sk_parse(const struct sk_key *k, const char *text, void *target, char *err,
 		return 0;
 	}
 	case SK_AXIS:
-		break; /* parsed by scenario_sweep.c, not through the table */
+		break; /* parsed by scenario_axes.c, not through the table */
 	}
 	snprintf(err, errlen, "unknown key type");
 	return -EINVAL;

@@ -1,5 +1,5 @@
 /*
- * sweep_int.h: what the files of the sweep runner share: the worker pool
+ * sweep_int.h: what the files of the sweeps share: the worker pool
  * (sweep_pool.c) and the files of a sweep directory (sweep_out.c). The
  * public interface is sweep.h.
  */

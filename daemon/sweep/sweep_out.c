@@ -1,5 +1,5 @@
 /*
- * sweep_out.c: the files of a sweep directory (layout in sweep_out.h and
+ * sweep_out.c: the files of a sweep directory (layout in sweep_int.h and
  * docs/sweeps.md). The head files say what the grid is; each point's
  * rows.csv is its summary.csv with the point and axis values in front;
  * sweep.csv and sweep.json are those rows concatenated in point order.

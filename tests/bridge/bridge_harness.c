@@ -33,6 +33,7 @@
 #include "bridge.h"
 #include "netem.h"
 #include "ns.h"
+#include "reckond.h"
 #include "scenario.h"
 #include "util.h"
 
@@ -191,6 +192,7 @@ static void print_counters(const struct bridge *b, const struct scenario *sc)
 int main(int argc, char *argv[])
 {
 	static struct scenario sc;
+	static struct bridge_conf conf;
 	static struct bridge_port ports[SC_MAX_HOSTS];
 	struct linkarg la[64];
 	unsigned nla = 0;
@@ -336,7 +338,8 @@ int main(int argc, char *argv[])
 			getenv("RECKON_BRIDGE_RX"));
 		return 2;
 	}
-	rc = bridge_new(base, &sc, sc.seed, ports, sc.nhosts, pcap_dir, &b);
+	emulation_bridge_conf(&sc, &conf);
+	rc = bridge_new(base, &conf, sc.seed, ports, sc.nhosts, pcap_dir, &b);
 	if (rc < 0) {
 		fprintf(stderr, "bridge_harness: bridge_new (rx %s): %s\n",
 			bridge_rx_name(rx), strerror(-rc));

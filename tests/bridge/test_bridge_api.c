@@ -24,7 +24,7 @@
 
 #include "bridge.h"
 
-static struct scenario sc;
+static struct bridge_conf sc;
 static struct event_base *base;
 
 static void setup(void)
