@@ -67,7 +67,8 @@ void run_info_init(struct run_info *ri, const struct scenario *sc,
 
 	memset(ri, 0, sizeof(*ri));
 	snprintf(ri->scenario, sizeof(ri->scenario), "%s", sc->name);
-	snprintf(ri->path, sizeof(ri->path), "%s", sc->path);
+	if (realpath(sc->path, ri->path) == NULL)
+		snprintf(ri->path, sizeof(ri->path), "%s", sc->path);
 	snprintf(ri->mode, sizeof(ri->mode), "%s", mode);
 	ri->seed = sc->seed;
 	ri->repetitions = sc->repetitions;
