@@ -142,10 +142,8 @@ int main(int argc, char *argv[])
 		scenario_free(sc);
 		return rc < 0 ? 1 : rc;
 	}
-	if (strcmp(argv[0], "sweep") == 0) {
-		opterr = 1; /* its getopt names an unknown option itself */
+	if (strcmp(argv[0], "sweep") == 0)
 		return sweep_main(argc, argv, &o);
-	}
 	if (strcmp(argv[0], "cleanup") == 0) {
 		if (argc != 1)
 			bad("cleanup: unexpected argument '%s'", argv[1]);
