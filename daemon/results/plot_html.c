@@ -192,90 +192,104 @@ static void params_label(const struct csv *c, int cp, int cq, size_t i,
 	}
 }
 
-/* The narrow table: the columns before "predictor" (a sweep's point and
- * axes), predictor (with its parameters when rows of one predictor
- * differ in them), condition, repetitions and the metrics. */
-static void narrow_table(FILE *f, const char *dir, const char *csv,
-			 int link_points)
-{
-	char path[PATH_MAX];
-	struct csv c = {0};
-	int cp, cq, cc, cr, mc[NMETRIC], mh[NMETRIC];
-	char label[512];
+/* Where the narrow table's columns are in the CSV. */
+struct cols {
+	int pred, params, cond, reps;
+	int mean[NMETRIC], ci[NMETRIC]; /* -1: not in the file */
+};
 
-	if (results_path(path, sizeof(path), "%s/%s", dir, csv) < 0 ||
-	    csv_load(path, &c) < 0) {
-		fputs("<p>(no summary: ", f);
-		esc(f, csv);
-		fputs(" is missing or unreadable)</p>\n", f);
-		csv_free(&c);
-		return;
-	}
-	cp = col(&c, "predictor");
-	cq = col(&c, "params");
-	cc = col(&c, "condition");
-	cr = col(&c, "repetitions");
-	if (cp < 0 || cq < 0 || cc < 0 || cr < 0) {
-		fputs("<p>(", f);
-		esc(f, csv);
-		fputs(" is not a summary)</p>\n", f);
-		csv_free(&c);
-		return;
-	}
-	for (size_t k = 0; k < NMETRIC; k++) {
+static int find_cols(const struct csv *c, struct cols *k)
+{
+	k->pred = col(c, "predictor");
+	k->params = col(c, "params");
+	k->cond = col(c, "condition");
+	k->reps = col(c, "repetitions");
+	for (size_t m = 0; m < NMETRIC; m++) {
 		char ci[64];
 
-		snprintf(ci, sizeof(ci), "%s_ci95", metric[k].col);
-		mc[k] = col(&c, metric[k].col);
-		mh[k] = col(&c, ci);
+		snprintf(ci, sizeof(ci), "%s_ci95", metric[m].col);
+		k->mean[m] = col(c, metric[m].col);
+		k->ci[m] = col(c, ci);
 	}
-	fputs("<table id=summary>\n<tr>", f);
-	for (int k = 0; k < cp; k++) {
+	return k->pred < 0 || k->params < 0 || k->cond < 0 || k->reps < 0
+		       ? -EINVAL
+		       : 0;
+}
+
+static void table_head(FILE *f, const struct csv *c, const struct cols *k)
+{
+	fputs("<tr>", f);
+	for (int i = 0; i < k->pred; i++) {
 		fputs("<th class=key>", f);
-		esc(f, c.h[k]);
+		esc(f, c->h[i]);
 		fputs("</th>", f);
 	}
 	fputs("<th class=key>predictor</th><th class=key>condition</th>"
 	      "<th>reps</th>",
 	      f);
-	for (size_t k = 0; k < NMETRIC; k++)
-		if (mc[k] >= 0)
-			fprintf(f, "<th>%s</th>", metric[k].head);
+	for (size_t m = 0; m < NMETRIC; m++)
+		if (k->mean[m] >= 0)
+			fprintf(f, "<th>%s</th>", metric[m].head);
 	fputs("</tr>\n", f);
-	for (size_t i = 0; i < c.n; i++) {
-		char **r = c.cell[i];
+}
 
-		fputs("<tr>", f);
-		for (int k = 0; k < cp; k++) {
-			fputs("<td class=key>", f);
-			if (k == 0 && link_points)
-				fprintf(f,
-					"<a href=\"points/p%06llu/"
-					"index.html\">",
-					strtoull(r[k], NULL, 10));
-			esc(f, r[k]);
-			fputs(k == 0 && link_points ? "</a></td>" : "</td>", f);
-		}
+/* Row i: the sweep point (linked) and axes, the predictor with the
+ * parameters that tell its rows apart (a sweep's predictor axes already
+ * do), condition, repetitions, the metrics. */
+static void table_row(FILE *f, const struct csv *c, const struct cols *k,
+		      size_t i, int link_points)
+{
+	char **r = c->cell[i], label[512];
+
+	fputs("<tr>", f);
+	for (int j = 0; j < k->pred; j++) {
 		fputs("<td class=key>", f);
-		esc(f, r[cp]);
-		/* a sweep's predictor axes already tell its rows apart */
-		params_label(&c, cp, cq, i, label, sizeof(label));
-		if (label[0] && cp == 0) {
-			fputs("<div class=params>", f);
-			esc(f, label);
-			fputs("</div>", f);
-		}
-		fputs("</td><td class=key>", f);
-		esc(f, r[cc]);
-		fputs("</td><td>", f);
-		esc(f, r[cr]);
-		fputs("</td>", f);
-		for (size_t k = 0; k < NMETRIC; k++)
-			if (mc[k] >= 0)
-				mean_ci(f, r[mc[k]],
-					mh[k] >= 0 ? r[mh[k]] : NULL);
-		fputs("</tr>\n", f);
+		if (j == 0 && link_points)
+			fprintf(f, "<a href=\"points/p%06llu/index.html\">",
+				strtoull(r[j], NULL, 10));
+		esc(f, r[j]);
+		fputs(j == 0 && link_points ? "</a></td>" : "</td>", f);
 	}
+	fputs("<td class=key>", f);
+	esc(f, r[k->pred]);
+	params_label(c, k->pred, k->params, i, label, sizeof(label));
+	if (label[0] && k->pred == 0) {
+		fputs("<div class=params>", f);
+		esc(f, label);
+		fputs("</div>", f);
+	}
+	fputs("</td><td class=key>", f);
+	esc(f, r[k->cond]);
+	fputs("</td><td>", f);
+	esc(f, r[k->reps]);
+	fputs("</td>", f);
+	for (size_t m = 0; m < NMETRIC; m++)
+		if (k->mean[m] >= 0)
+			mean_ci(f, r[k->mean[m]],
+				k->ci[m] >= 0 ? r[k->ci[m]] : NULL);
+	fputs("</tr>\n", f);
+}
+
+/* The narrow table of dir/csv (summary.csv or sweep.csv). */
+static void narrow_table(FILE *f, const char *dir, const char *csv,
+			 int link_points)
+{
+	char path[PATH_MAX];
+	struct csv c = {0};
+	struct cols k;
+
+	if (results_path(path, sizeof(path), "%s/%s", dir, csv) < 0 ||
+	    csv_load(path, &c) < 0 || find_cols(&c, &k) < 0) {
+		fputs("<p>(no summary: ", f);
+		esc(f, csv);
+		fputs(" is missing, unreadable or no summary)</p>\n", f);
+		csv_free(&c);
+		return;
+	}
+	fputs("<table id=summary>\n", f);
+	table_head(f, &c, &k);
+	for (size_t i = 0; i < c.n; i++)
+		table_row(f, &c, &k, i, link_points);
 	fputs("</table>\n", f);
 	csv_free(&c);
 }
