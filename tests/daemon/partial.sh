@@ -7,7 +7,10 @@
 #   play 30 s in 3 s       partial, the play did not fit the duration
 # Each time the terminal table, summary.json, run.json and index.html say
 # the same, and hosts.csv tells hosts that ended by themselves (ok) or at
-# the duration (ended) from hosts stopped early (stopped).
+# the duration (ended) from hosts stopped early (stopped). Last, the
+# player's processes are stopped (SIGSTOP) for 0.4 s in the middle of a
+# complete run: its timer fires at least that late, more than the 15.6 ms
+# tick, and the run says "emulation accuracy degraded" with the figure.
 . "$(dirname "$0")/lib.sh"
 need_root
 src=$(cd "$here/../.." && pwd)
@@ -94,4 +97,25 @@ marked partial "the play did not fit the scenario's duration"
 outcomes ended
 grep -q 'played [0-9.]* of 30.0 s' "$rundir/run.json" || fail "run.json does not say how much was played"
 echo "duration cuts the play: partial, hosts ended"
-pass "complete, stopped, interrupted and cut-short runs are marked as such"
+
+start fits
+sleep 2
+ppids=$("$reckonctl" -s "$sock" status -j | sed 's/"name": /\n/g' | grep '^"p"' |
+	grep -o '"pids": \[[0-9, ]*\]' | grep -o '[0-9][0-9]*')
+[ -n "$ppids" ] || fail "no pids for host p"
+kill -STOP $ppids
+sleep 0.4
+kill -CONT $ppids
+finish 0
+marked complete
+grep -q '^emulation accuracy degraded: agent timers fired up to [0-9.]* ms late (host p)' "$tmp/out" ||
+	fail "table lacks the degraded line: $(tail -n 3 "$tmp/out")"
+late=$(sed -n 's/.*"timer_lateness_max_ms": \([0-9.]*\).*/\1/p' "$rundir/run.json")
+# the timer was due at most one tick (15.625 ms) after the stop began and
+# fired only after the 400 ms stop: at least 400 - 15.625 ms late
+awk -v l="$late" 'BEGIN { exit !(l >= 384.375) }' || fail "lateness $late ms, the stop lasted 400 ms"
+grep -q '"degraded": true' "$rundir/summary.json" || fail "summary.json: not degraded"
+grep -q 'Emulation accuracy degraded' "$rundir/index.html" || fail "index.html: not degraded"
+grep -q 'emulation accuracy degraded' "$tmp/err" || fail "log: not degraded"
+echo "a host stalled 0.4 s: complete, emulation accuracy degraded ($late ms late)"
+pass "complete, stopped, interrupted, cut-short and degraded runs are marked as such"
