@@ -270,28 +270,41 @@ static void table_row(FILE *f, const struct csv *c, const struct cols *k,
 	fputs("</tr>\n", f);
 }
 
-/* The narrow table of dir/csv (summary.csv or sweep.csv). */
-static void narrow_table(FILE *f, const char *dir, const char *csv,
-			 int link_points)
+/* The narrow table of c (k found in it), or why there is none. */
+static void narrow_table(FILE *f, const struct csv *c, const struct cols *k,
+			 int ok, const char *csv, int link_points)
 {
-	char path[PATH_MAX];
-	struct csv c = {0};
-	struct cols k;
-
-	if (results_path(path, sizeof(path), "%s/%s", dir, csv) < 0 ||
-	    csv_load(path, &c) < 0 || find_cols(&c, &k) < 0) {
+	if (!ok) {
 		fputs("<p>(no summary: ", f);
 		esc(f, csv);
 		fputs(" is missing, unreadable or no summary)</p>\n", f);
-		csv_free(&c);
 		return;
 	}
 	fputs("<table id=summary>\n", f);
-	table_head(f, &c, &k);
-	for (size_t i = 0; i < c.n; i++)
-		table_row(f, &c, &k, i, link_points);
+	table_head(f, c, k);
+	for (size_t i = 0; i < c->n; i++)
+		table_row(f, c, k, i, link_points);
 	fputs("</table>\n", f);
-	csv_free(&c);
+}
+
+/* The distinct conditions of the summary, in order, comma-separated. */
+static void conditions(const struct csv *c, const struct cols *k, char *buf,
+		       size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->n; i++) {
+		const char *v = c->cell[i][k->cond];
+		size_t j = 0;
+
+		while (j < i && strcmp(c->cell[j][k->cond], v))
+			j++;
+		if (j < i || used + strlen(v) + 3 >= len)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 used ? ", " : "", v);
+	}
 }
 
 static void fact(FILE *f, const char *name, const char *value)
@@ -301,8 +314,8 @@ static void fact(FILE *f, const char *name, const char *value)
 	fputs("</dd>\n", f);
 }
 
-/* What the run was and how it went. */
-static void facts(FILE *f, const struct run_info *ri)
+/* What the run was and how it went; conds: its conditions. */
+static void facts(FILE *f, const struct run_info *ri, const char *conds)
 {
 	char buf[600];
 
@@ -329,6 +342,8 @@ static void facts(FILE *f, const struct run_info *ri)
 	snprintf(buf, sizeof(buf), "%s, %u repetition(s) of %.1f s", ri->mode,
 		 ri->repetitions, ri->duration_s);
 	fact(f, "run", buf);
+	if (conds[0])
+		fact(f, "conditions", conds);
 	fact(f, "links", ri->links[0] ? ri->links : "(none)");
 	if (strcmp(ri->mode, "sweep") != 0) {
 		snprintf(buf, sizeof(buf), "%s%s%s", run_info_status(ri),
@@ -373,7 +388,11 @@ static void head(FILE *f, const char *title)
 
 int plot_html(const char *dir, const struct plot_page *pg)
 {
-	char path[PATH_MAX], tmp[PATH_MAX], title[400];
+	char path[PATH_MAX], tmp[PATH_MAX], src[PATH_MAX], title[400];
+	char conds[400] = "";
+	struct csv c = {0};
+	struct cols k;
+	int ok;
 	FILE *f;
 
 	if (results_path(path, sizeof(path), "%s/index.html", dir) < 0 ||
@@ -381,6 +400,10 @@ int plot_html(const char *dir, const struct plot_page *pg)
 		return -ENAMETOOLONG;
 	if ((f = fopen(tmp, "we")) == NULL)
 		return -errno;
+	ok = results_path(src, sizeof(src), "%s/%s", dir, pg->csv) == 0 &&
+	     csv_load(src, &c) == 0 && find_cols(&c, &k) == 0;
+	if (ok)
+		conditions(&c, &k, conds, sizeof(conds));
 	if (pg->ri)
 		snprintf(title, sizeof(title), "%s: %s%s%s%s", pg->title,
 			 pg->ri->scenario, pg->ri->date[0] ? ", " : "",
@@ -392,13 +415,14 @@ int plot_html(const char *dir, const struct plot_page *pg)
 	esc(f, title);
 	fputs("</h1>\n", f);
 	if (pg->ri)
-		facts(f, pg->ri);
+		facts(f, pg->ri, conds);
 	fputs("<h2>Summary</h2>\n<p>Mean over repetitions ± the half-width "
 	      "of its 95% Student-t confidence interval. Updates and bytes "
 	      "are per entity and second, each update counted once; errors "
 	      "in game units.</p>\n",
 	      f);
-	narrow_table(f, dir, pg->csv, pg->link_points);
+	narrow_table(f, &c, &k, ok, pg->csv, pg->link_points);
+	csv_free(&c);
 	fputs("<p>Every column: <a href=\"", f);
 	esc(f, pg->csv);
 	fputs("\">", f);
