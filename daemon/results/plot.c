@@ -125,7 +125,7 @@ static int write_script(const char *dir, const char *name, const char *title,
 	fprintf(f,
 		"# %s: written by reckon (daemon/results/plot.c); run in this "
 		"directory\n"
-		"set terminal svg size 820,560 noenhanced background "
+		"set terminal svg size 640,480 font \",12\" noenhanced background "
 		"rgb 'white'\nset output '%s.svg'\n"
 		"set title \"%s\" noenhanced\nset xlabel \"%s\" noenhanced\n"
 		"set ylabel \"%s\" noenhanced\nset grid\n"
@@ -445,20 +445,40 @@ static void read_dir(const char *dir, const char *prefix,
 	free(de);
 }
 
-/* The predictor alone when no other series has the same predictor,
- * else "predictor params" (the label), into out. */
+/* Does series label b ("predictor params") have the predictor of a,
+ * whose name is l bytes long? */
+static int same_predictor(const char *a, const char *b, size_t l)
+{
+	return strncmp(a, b, l) == 0 && (b[l] == ' ' || b[l] == '\0');
+}
+
+/* Label k shortened: its predictor, then those of its parameters (k=v)
+ * that some other series of the same predictor lacks, so the legend
+ * tells them apart without every parameter; into out. */
 static void short_label(const struct vec *s, unsigned ns, unsigned k, char *out,
 			size_t len)
 {
-	size_t l = strcspn(s[k].label, " ");
+	const char *lab = s[k].label, *p;
+	size_t l = strcspn(lab, " "), used;
 
-	for (unsigned j = 0; j < ns; j++)
-		if (j != k && strncmp(s[j].label, s[k].label, l) == 0 &&
-		    s[j].label[l] == ' ') {
-			snprintf(out, len, "%s", s[k].label);
-			return;
+	used = (size_t)snprintf(out, len, "%.*s", (int)l, lab);
+	for (p = lab + l + strspn(lab + l, " "); *p && used < len;) {
+		size_t t = strcspn(p, " ");
+		int differs = 0;
+
+		for (unsigned j = 0; j < ns && !differs; j++)
+			differs = j != k &&
+				  same_predictor(lab, s[j].label, l) &&
+				  !results_has_token(s[j].label + l, p, t);
+		if (differs && used + t + 2 < len) {
+			out[used++] = ' ';
+			memcpy(out + used, p, t);
+			used += t;
+			out[used] = '\0';
 		}
-	snprintf(out, len, "%.*s", (int)l, s[k].label);
+		p += t;
+		p += strspn(p, " ");
+	}
 }
 
 /* The steps of the empirical CDF of curve k (sorted), after its full

@@ -149,20 +149,6 @@ static void mean_ci(FILE *f, const char *m, const char *h)
 	fputs("</td>", f);
 }
 
-/* Does the space-separated list p hold the token t of length n? */
-static int has_token(const char *p, const char *t, size_t n)
-{
-	while (*p) {
-		size_t l = strcspn(p, " ");
-
-		if (l == n && !strncmp(p, t, n))
-			return 1;
-		p += l;
-		p += strspn(p, " ");
-	}
-	return 0;
-}
-
 /* The parameters (k=v) of row i that some other row of its predictor
  * lacks: what tells the rows of one predictor apart ("" when none). */
 static void params_label(const struct csv *c, int cp, int cq, size_t i,
@@ -179,7 +165,7 @@ static void params_label(const struct csv *c, int cp, int cq, size_t i,
 		for (size_t j = 0; j < c->n && !differs; j++)
 			differs = j != i &&
 				  !strcmp(c->cell[j][cp], c->cell[i][cp]) &&
-				  !has_token(c->cell[j][cq], p, l);
+				  !results_has_token(c->cell[j][cq], p, l);
 		if (differs && used + l + 2 < len) {
 			if (used)
 				buf[used++] = ' ';

@@ -114,6 +114,19 @@ size_t results_split_csv(char *line, char **f, size_t max)
 	return n < 0 ? max + 1 : (size_t)n;
 }
 
+int results_has_token(const char *list, const char *tok, size_t n)
+{
+	while (*list) {
+		size_t l = strcspn(list, " ");
+
+		if (l == n && !strncmp(list, tok, n))
+			return 1;
+		list += l;
+		list += strspn(list, " ");
+	}
+	return 0;
+}
+
 /* dir/name through a temporary file. */
 static FILE *open_tmp(const char *dir, const char *name, char *path,
 		      size_t plen, char *tmp, size_t tmplen)
@@ -128,7 +141,8 @@ static FILE *open_tmp(const char *dir, const char *name, char *path,
 int results_scenario(const char *dir, const struct scenario *sc)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	FILE *f = open_tmp(dir, "scenario.ini", path, sizeof(path), tmp, sizeof(tmp));
+	FILE *f = open_tmp(dir, "scenario.ini", path, sizeof(path), tmp,
+			   sizeof(tmp));
 	int err;
 
 	if (f == NULL)
@@ -193,7 +207,8 @@ int results_counters(const char *dir, const struct scenario *sc, unsigned rep,
 	if (err < 0)
 		return err;
 
-	f = open_tmp(dir, "counters.json", path, sizeof(path), tmp, sizeof(tmp));
+	f = open_tmp(dir, "counters.json", path, sizeof(path), tmp,
+		     sizeof(tmp));
 	if (f == NULL)
 		return -errno;
 	fprintf(f,
@@ -214,7 +229,8 @@ int results_hosts(const char *dir, const struct scenario *sc, unsigned rep,
 		  const struct results_host *h)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	FILE *f = open_tmp(dir, "hosts.csv", path, sizeof(path), tmp, sizeof(tmp));
+	FILE *f = open_tmp(dir, "hosts.csv", path, sizeof(path), tmp,
+			   sizeof(tmp));
 
 	if (f == NULL)
 		return -errno;
@@ -230,9 +246,8 @@ int results_hosts(const char *dir, const struct scenario *sc, unsigned rep,
  * statistic? */
 static int agent_cause(const char *line)
 {
-	return !strncmp(line, "reckon-agent", 12) &&
-	       !strstr(line, "warning") && !strstr(line, "wake-ups") &&
-	       !strstr(line, "--help");
+	return !strncmp(line, "reckon-agent", 12) && !strstr(line, "warning") &&
+	       !strstr(line, "wake-ups") && !strstr(line, "--help");
 }
 
 int results_error_line(const char *path, char *out, size_t outlen,

@@ -43,6 +43,10 @@ int results_commit(FILE *f, const char *tmp, const char *path);
  * more. */
 size_t results_split_csv(char *line, char **f, size_t max);
 
+/* Does the space-separated list hold the word tok (its first n bytes)?
+ * (Predictor parameters are such lists: "k=v k=v".) */
+int results_has_token(const char *list, const char *tok, size_t n);
+
 /* mkdir -p with mode 0755. */
 int results_mkdirs(const char *path);
 

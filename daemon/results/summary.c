@@ -546,20 +546,6 @@ static int same_pred(const struct row_out *a, const struct row_out *b)
 	       strcmp(a->g->params, b->g->params);
 }
 
-/* Does the space-separated list params hold token tok (len n)? */
-static int has_token(const char *params, const char *tok, size_t n)
-{
-	for (const char *p = params; *p;) {
-		size_t l = strcspn(p, " ");
-
-		if (l == n && !strncmp(p, tok, n))
-			return 1;
-		p += l;
-		p += strspn(p, " ");
-	}
-	return 0;
-}
-
 /* Label of row i: the parameters (k=v) of its predictor that not every
  * other row of the same predictor has, so that two rows of one predictor
  * can be told apart; "" when no other row has other parameters. */
@@ -576,7 +562,7 @@ static void params_label(const struct row_out *rows, size_t n, size_t i,
 
 		for (size_t j = 0; j < n && !differs; j++)
 			differs = j != i && same_pred(&rows[i], &rows[j]) &&
-				  !has_token(rows[j].g->params, p, l);
+				  !results_has_token(rows[j].g->params, p, l);
 		if (differs && used + l + 2 < len) {
 			if (used)
 				buf[used++] = ' ';
