@@ -90,6 +90,8 @@ int main(int argc, char *argv[])
 		usage(stdout);
 		return 0;
 	}
+	if (argc == 2 && strcmp(argv[1], "-s") == 0)
+		return bad(NULL, "a socket path must follow", argv[1]);
 	if (argc > 2 && strcmp(argv[1], "-s") == 0) {
 		setenv("RECKON_SOCK", argv[2], 1);
 		a = 3;
