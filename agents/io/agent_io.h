@@ -135,8 +135,9 @@ int rejects_write(const struct shell_opts *o,
 struct role_observer;
 int errcdf_write(const struct shell_opts *o, const struct role_observer *ob);
 
-/* RUN_DIR/timing-HOST.csv, written by the socket shell only (virtual time
- * has no lateness): how late its timer fired against the times the role
+/* RUN_DIR/timing-HOST.csv (the simulator writes it too, with no
+ * lateness in virtual time and "signal" for a host the duration
+ * stopped): how late its timer fired against the times the role
  * machine asked for, the truth's tick, how much of the play it covered
  * and how it ended ("done": the play ran out; "signal": SIGINT/SIGTERM
  * came first; "error"). reckond reads it to call a run partial or its

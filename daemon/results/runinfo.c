@@ -198,7 +198,7 @@ const char *run_info_status(const struct run_info *ri)
 
 void run_info_accuracy(const struct run_info *ri, char *buf, size_t len)
 {
-	if (ri->timing_files == 0 && !strcmp(ri->mode, "simulation"))
+	if (!strcmp(ri->mode, "simulation"))
 		snprintf(buf, len, "virtual time: no timer error");
 	else if (ri->timing_files == 0)
 		snprintf(buf, len, "not measured (no agent timing files)");
