@@ -69,6 +69,7 @@ struct emulation {
 	FILE *changes;
 	int result;
 	int at_duration; /* stopped because the duration elapsed */
+	uint64_t lost;	 /* frames the bridge itself lost (bridge_lost) */
 	char why[160];
 };
 
@@ -468,6 +469,19 @@ static void write_results(struct emulation *e)
 
 /* For each failed host: how it ended and the line of its log that says
  * why (results_error_line), with where the whole log is. */
+/* Frames the userspace bridge lost on its own, not by a link's spec:
+ * dropped by the kernel before it read them, too big, no pool slot, no
+ * link, impossible ring entries, injections refused. */
+static uint64_t bridge_lost(const struct bridge *b)
+{
+	struct bridge_stats bs;
+
+	if (bridge_stats(b, &bs) < 0)
+		return 0;
+	return bs.rx_dropped + bs.oversize + bs.pool_full + bs.link_errors +
+	       bs.rx_errors + bs.send_errors;
+}
+
 static void report_failures(const struct emulation *e)
 {
 	char cause[512], how[96];
@@ -508,6 +522,12 @@ static void finish(evutil_socket_t fd, short what, void *arg)
 	write_results(e);
 	report_failures(e);
 	if (e->bridge != NULL) {
+		e->lost = bridge_lost(e->bridge);
+		if (e->lost > 0)
+			log_warnx(
+				"repetition %u: the bridge itself lost %" PRIu64
+				" frame(s) (status -j: bridge counters)",
+				e->p.rep, e->lost);
 		bridge_free(e->bridge);
 		e->bridge = NULL;
 	}
@@ -1030,6 +1050,11 @@ void emulation_progress(const struct emulation *e, char *buf, size_t len)
 		}
 	if (more > 0 && o < len)
 		snprintf(buf + o, len - o, " (+%d links)", more);
+}
+
+uint64_t emulation_lost(const struct emulation *e)
+{
+	return e->lost;
 }
 
 int emulation_result(const struct emulation *e)

@@ -120,6 +120,11 @@ void emulation_status(const struct emulation *e, FILE *f, int json);
 /* One progress line: elapsed/duration and per-link delivered/dropped. */
 void emulation_progress(const struct emulation *e, char *buf, size_t len);
 
+/* Frames the userspace bridge lost on its own (kernel drops before it
+ * read them, no pool slot, too big, injections refused), counted when the
+ * repetition ended; 0 with the kernel backend. */
+uint64_t emulation_lost(const struct emulation *e);
+
 /* 0 when every host succeeded, else the exit status of the first host
  * that failed (1 when that status was 0 but the run still failed). */
 int emulation_result(const struct emulation *e);

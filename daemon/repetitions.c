@@ -122,6 +122,7 @@ static void step(evutil_socket_t fd, short what, void *arg)
 
 		if (res != 0 && r->result == 0)
 			r->result = res;
+		r->run.info.bridge_lost += emulation_lost(r->eng);
 		emulation_free(r->eng);
 		r->eng = NULL;
 	}

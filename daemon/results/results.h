@@ -104,7 +104,8 @@ struct run_info {
 	unsigned timing_files;	/* agents that reported their timers */
 	double late_max_ms, tick_ms;
 	char late_host[64];
-	int degraded;		/* late_max_ms > tick_ms */
+	uint64_t bridge_lost;	/* frames the emulator lost on its own */
+	int degraded;		/* late_max_ms > tick_ms, or bridge_lost */
 };
 
 /* The scenario's facts, the date now; complete until told otherwise.

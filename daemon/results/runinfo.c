@@ -181,7 +181,8 @@ void run_info_timing(struct run_info *ri, const char *run_dir,
 		    0)
 			read_timing_dir(ri, dir, &cut, cut_text,
 					sizeof(cut_text));
-	ri->degraded = ri->tick_ms > 0 && ri->late_max_ms > ri->tick_ms;
+	ri->degraded = (ri->tick_ms > 0 && ri->late_max_ms > ri->tick_ms) ||
+		       ri->bridge_lost > 0;
 	/* a stop already explains why the play was cut */
 	if (cut > 0 && ri->partial[0] == '\0')
 		run_info_partial(ri,
@@ -198,16 +199,25 @@ const char *run_info_status(const struct run_info *ri)
 
 void run_info_accuracy(const struct run_info *ri, char *buf, size_t len)
 {
+	int late = ri->tick_ms > 0 && ri->late_max_ms > ri->tick_ms;
+	char lost[96] = "";
+
+	if (ri->bridge_lost > 0)
+		snprintf(lost, sizeof(lost),
+			 "%sthe bridge itself lost %" PRIu64 " frame(s)",
+			 late ? "; " : "", ri->bridge_lost);
 	if (!strcmp(ri->mode, "simulation"))
 		snprintf(buf, len, "virtual time: no timer error");
-	else if (ri->timing_files == 0)
-		snprintf(buf, len, "not measured (no agent timing files)");
-	else if (ri->degraded)
+	else if (late)
 		snprintf(buf, len,
 			 "emulation accuracy degraded: agent timers fired up "
 			 "to %.1f ms late (host %s), more than one tick "
-			 "(%.1f ms)",
-			 ri->late_max_ms, ri->late_host, ri->tick_ms);
+			 "(%.1f ms)%s",
+			 ri->late_max_ms, ri->late_host, ri->tick_ms, lost);
+	else if (ri->bridge_lost > 0)
+		snprintf(buf, len, "emulation accuracy degraded: %s", lost);
+	else if (ri->timing_files == 0)
+		snprintf(buf, len, "not measured (no agent timing files)");
 	else
 		snprintf(buf, len,
 			 "agent timers at most %.2f ms late, within one tick "
@@ -236,8 +246,8 @@ void run_info_json_fields(FILE *f, const struct run_info *ri)
 	fprintf(f,
 		",\n  \"emulation\": {\"timing_files\": %u, "
 		"\"timer_lateness_max_ms\": %.3f, \"tick_ms\": %.3f, "
-		"\"degraded\": %s},\n",
-		ri->timing_files, ri->late_max_ms, ri->tick_ms,
+		"\"bridge_lost_frames\": %" PRIu64 ", \"degraded\": %s},\n",
+		ri->timing_files, ri->late_max_ms, ri->tick_ms, ri->bridge_lost,
 		ri->degraded ? "true" : "false");
 }
 

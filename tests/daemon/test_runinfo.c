@@ -2,7 +2,8 @@
  * test_runinfo.c: how a run is judged from what its hosts left
  * (daemon/results/runinfo.c, results_error_line): timing-HOST.csv files
  * written here in the agents' format decide "emulation accuracy
- * degraded" (worst lateness over one tick) and a play cut off by a
+ * degraded" (worst lateness over one tick, or frames the bridge itself
+ * lost) and a play cut off by a
  * signal; a stop reason given first is kept and not doubled; and the
  * line of a host's log that says why it failed.
  */
@@ -93,6 +94,21 @@ Test(runinfo, lateness_over_a_tick_degrades, .init = mkdir_tmp, .fini = rm_tmp)
 	cr_assert_not_null(strstr(acc, "host obs"), "%s", acc);
 	cr_assert_str_eq(run_info_status(&ri), "complete",
 			 "late timers do not make a run partial");
+}
+
+Test(runinfo, frames_the_bridge_lost_degrade, .init = mkdir_tmp, .fini = rm_tmp)
+{
+	struct run_info ri;
+	char acc[300];
+
+	info(&ri);
+	timing("", "a", 4.2, 20, 20, "done");
+	ri.bridge_lost = 17;
+	run_info_timing(&ri, dir, 1);
+	cr_assert(ri.degraded, "timers fine, but the bridge lost frames");
+	run_info_accuracy(&ri, acc, sizeof(acc));
+	cr_assert_str_eq(acc, "emulation accuracy degraded: the bridge itself "
+			      "lost 17 frame(s)");
 }
 
 Test(runinfo, repetitions_are_read_from_their_directories, .init = mkdir_tmp,
