@@ -35,9 +35,9 @@
 #define MAX_KV	 64
 #define MAX_LAGS 32
 
-static int usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: reckon-agent replay --trace FILE --predictor NAME "
 		"[--param k=v ...] [--map NAME] [--json]\n"
 		"       reckon-agent replay --trace FILE --experiment led "
@@ -53,7 +53,6 @@ static int usage(void)
 		"       reckon-agent replay --list\n"
 		"path options: --jump U (100) --min-duration S (5) --grid N "
 		"(100) --all-teams --no-leave-one-out\n");
-	return 2;
 }
 
 static int list_predictors(void)
@@ -528,6 +527,22 @@ static int parse_num(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
+/* The options of replay that take a value. */
+static int is_valued(const char *a)
+{
+	static const char *const valued[] = {
+		"--trace",	  "--predictor", "--experiment", "--param",
+		"--subjects",	  "--seed",	 "--dr-eta",	 "--jump",
+		"--min-duration", "--grid",	 "--lag",	 "--stride",
+		"--hit",	  "--ant-params", "--map",	 "--pickup-r",
+	};
+
+	for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++)
+		if (!strcmp(a, valued[i]))
+			return 1;
+	return 0;
+}
+
 int cmd_replay(int argc, char *argv[])
 {
 	const char *trace_path = NULL, *name = NULL, *experiment = NULL;
@@ -550,81 +565,79 @@ int cmd_replay(int argc, char *argv[])
 	int together = 0;
 
 	replay_opts_init(&o);
+	if (cmd_help_asked(argc, argv)) {
+		usage(stdout);
+		return 0;
+	}
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int bad = 0;
 
 		if (!strcmp(a, "--list"))
 			return list_predictors();
 		if (!strcmp(a, "--json")) {
 			json = 1;
+			continue;
 		} else if (!strcmp(a, "--together")) {
 			together = 1;
+			continue;
 		} else if (!strcmp(a, "--all-teams")) {
 			o.team_filter = 0;
+			continue;
 		} else if (!strcmp(a, "--no-leave-one-out")) {
 			o.leave_one_out = 0;
+			continue;
+		} else if (!is_valued(a)) {
+			return cmd_usage_error("replay", "unknown option '%s'",
+					       a);
 		} else if (!v) {
-			fprintf(stderr, "replay: %s needs a value\n", a);
-			return usage();
-		} else if (!strcmp(a, "--lag")) {
-			if (parse_lags(argv[++i], &la)) {
-				fprintf(stderr,
-					"replay: --lag wants MS[,MS...] "
-					"(0..600000, at most %d)\n",
-					MAX_LAGS);
-				return usage();
-			}
-		} else if (!strcmp(a, "--stride")) {
-			if (parse_num(argv[++i], 1, 1e6, &num))
-				return usage();
-			la.stride = (size_t)num;
-		} else if (!strcmp(a, "--hit")) {
-			if (parse_num(argv[++i], 0, 1e9, &la.hit))
-				return usage();
-		} else if (!strcmp(a, "--trace")) {
-			trace_path = argv[++i];
-		} else if (!strcmp(a, "--ant-params")) {
-			ant_extra = argv[++i];
-		} else if (!strcmp(a, "--map")) {
-			map_name = argv[++i];
-		} else if (!strcmp(a, "--pickup-r")) {
-			if (parse_num(argv[++i], 0, 1e9, &pickup_r))
-				return usage();
-		} else if (!strcmp(a, "--predictor")) {
-			name = argv[++i];
-		} else if (!strcmp(a, "--experiment")) {
-			experiment = argv[++i];
-		} else if (!strcmp(a, "--param")) {
-			if (nkv == MAX_KV)
-				return usage();
-			kv[nkv++] = argv[++i];
-		} else if (!strcmp(a, "--subjects")) {
-			if (parse_num(argv[++i], 2, 1e7, &subjects))
-				return usage();
-		} else if (!strcmp(a, "--seed")) {
-			if (num_parse_u64(argv[++i], &seed))
-				return usage();
-		} else if (!strcmp(a, "--dr-eta")) {
-			if (parse_num(argv[++i], 0.001, 1e6, &dr_eta))
-				return usage();
-		} else if (!strcmp(a, "--jump")) {
-			if (parse_num(argv[++i], 1e-6, 1e12, &o.jump))
-				return usage();
-		} else if (!strcmp(a, "--min-duration")) {
-			if (parse_num(argv[++i], 0, 1e9, &o.min_duration))
-				return usage();
-		} else if (!strcmp(a, "--grid")) {
-			if (parse_num(argv[++i], 1, 10000, &num))
-				return usage();
-			o.trend_nx = o.trend_ny = (int)num;
-		} else {
-			fprintf(stderr, "replay: unknown option %s\n", a);
-			return usage();
+			return cmd_usage_error("replay",
+					       "option '%s' needs a value", a);
 		}
+		i++;
+		if (!strcmp(a, "--trace"))
+			trace_path = v;
+		else if (!strcmp(a, "--predictor"))
+			name = v;
+		else if (!strcmp(a, "--experiment"))
+			experiment = v;
+		else if (!strcmp(a, "--param") && nkv < MAX_KV)
+			kv[nkv++] = argv[i];
+		else if (!strcmp(a, "--param"))
+			return cmd_usage_error("replay", "more than %d --param",
+					       MAX_KV);
+		else if (!strcmp(a, "--subjects"))
+			bad = parse_num(v, 2, 1e7, &subjects);
+		else if (!strcmp(a, "--seed"))
+			bad = num_parse_u64(v, &seed) != 0;
+		else if (!strcmp(a, "--dr-eta"))
+			bad = parse_num(v, 0.001, 1e6, &dr_eta);
+		else if (!strcmp(a, "--jump"))
+			bad = parse_num(v, 1e-6, 1e12, &o.jump);
+		else if (!strcmp(a, "--min-duration"))
+			bad = parse_num(v, 0, 1e9, &o.min_duration);
+		else if (!strcmp(a, "--grid") &&
+			 !(bad = parse_num(v, 1, 10000, &num)))
+			o.trend_nx = o.trend_ny = (int)num;
+		else if (!strcmp(a, "--lag"))
+			bad = parse_lags(v, &la) != 0;
+		else if (!strcmp(a, "--stride") &&
+			 !(bad = parse_num(v, 1, 1e6, &num)))
+			la.stride = (size_t)num;
+		else if (!strcmp(a, "--hit"))
+			bad = parse_num(v, 0, 1e9, &la.hit);
+		else if (!strcmp(a, "--ant-params"))
+			ant_extra = v;
+		else if (!strcmp(a, "--map"))
+			map_name = v;
+		else if (!strcmp(a, "--pickup-r"))
+			bad = parse_num(v, 0, 1e9, &pickup_r);
+		if (bad)
+			return cmd_usage_error("replay", "bad %s '%s'", a, v);
 	}
 	if (!trace_path)
-		return usage();
+		return cmd_usage_error("replay", "give --trace FILE");
 	if (experiment && strcmp(experiment, "led") != 0 &&
 	    strcmp(experiment, "ant") != 0) {
 		fprintf(stderr, "replay: unknown experiment '%s' (led, ant)\n",
@@ -638,7 +651,8 @@ int cmd_replay(int argc, char *argv[])
 		name = "led";
 	}
 	if (!name)
-		return usage();
+		return cmd_usage_error("replay", "give --predictor NAME (see "
+						 "--list) or --experiment led");
 	p = predict_find(name);
 	if (!p) {
 		fprintf(stderr, "replay: unknown predictor '%s' (see --list)\n",

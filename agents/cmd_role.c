@@ -4,7 +4,8 @@
  * (RECKON_RUN_DIR, RECKON_HOST, RECKON_START_NS, RECKON_SEED, RECKON_REP)
  * and the role's options, which override it, through the parser the
  * simulator shares (io/agent_opts.c), builds the shared truth and hands
- * over to the socket shell. Usage errors exit 2, run errors 1.
+ * over to the socket shell. Usage errors exit 2 with one line naming
+ * the problem (the first line of the host's log), run errors 1.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,11 +15,10 @@
 #include "cmd.h"
 #include "role_shell.h"
 
-static int usage(const char *role)
+static void usage(FILE *f, const char *role)
 {
-	fprintf(stderr, "usage: reckon-agent %s [options]\n%s", role,
+	fprintf(f, "usage: reckon-agent %s [options]\n%s", role,
 		agent_opts_usage());
-	return 2;
 }
 
 static int run_role(enum shell_role role, const char *name, int argc,
@@ -30,16 +30,18 @@ static int run_role(enum shell_role role, const char *name, int argc,
 	struct role_truth tr;
 	int rc;
 
+	if (cmd_help_asked(argc, argv)) {
+		usage(stdout, name);
+		return 0;
+	}
 	agent_opts_init(&o, role, name);
 	if (agent_opts_env(&o, entry, err, sizeof(err))) {
 		fprintf(stderr, "reckon-agent: %s\n", err);
 		return 2;
 	}
 	/* argv[-1] is the command name, which the parser skips */
-	if (agent_opts_parse(&o, argc + 1, argv - 1, entry, err, sizeof(err))) {
-		fprintf(stderr, "reckon-agent: %s\n", err);
-		return usage(name);
-	}
+	if (agent_opts_parse(&o, argc + 1, argv - 1, entry, err, sizeof(err)))
+		return cmd_usage_error(name, "%s", err);
 	/* no common start given: one second after this process started,
 	 * before the trace is built, so agents started together agree */
 	if (!o.start_set) {
@@ -82,11 +84,15 @@ int cmd_relay(int argc, char *argv[])
 
 int cmd_now(int argc, char *argv[])
 {
-	(void)argv;
-	if (argc != 0) {
-		fprintf(stderr, "usage: reckon-agent now\n");
-		return 2;
+	if (cmd_help_asked(argc, argv)) {
+		printf("usage: reckon-agent now   (CLOCK_MONOTONIC in ns, for "
+		       "--start-ns)\n");
+		return 0;
 	}
+	if (argc != 0)
+		return cmd_usage_error(
+			"now", "unexpected %s '%s'",
+			argv[0][0] == '-' ? "option" : "argument", argv[0]);
 	printf("%" PRId64 "\n", shell_now_ns());
 	return 0;
 }

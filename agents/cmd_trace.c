@@ -27,7 +27,7 @@
 #include "world/trace_stats.h"
 #include "util.h"
 
-static int usage(void)
+static void usage(FILE *out)
 {
 	static const char *const lines[] = {
 		"usage: reckon-agent trace gen --map M [--bots N] "
@@ -50,8 +50,7 @@ static int usage(void)
 	};
 
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		fprintf(stderr, "%s\n", lines[i]);
-	return 2;
+		fprintf(out, "%s\n", lines[i]);
 }
 
 /* Resolve a map name or path; fills path (for messages). */
@@ -177,7 +176,8 @@ static int cmd_gen(int argc, char *argv[])
 
 	sim_config_defaults(&c);
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "m:n:d:s:o:e:", opts, NULL)) !=
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":m:n:d:s:o:e:", opts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'm':
@@ -224,11 +224,13 @@ static int cmd_gen(int argc, char *argv[])
 			evout = optarg;
 			break;
 		default:
-			return usage();
+			return cmd_option_error("trace gen", opt, argv);
 		}
 	}
 	if (!mapname || !out || optind != argc)
-		return usage();
+		return cmd_usage_error(
+			"trace gen",
+			"give --map M and -o FILE, and no other arguments");
 	if (open_map(mapname, &m))
 		return 1;
 	trace_init(&t);
@@ -324,7 +326,8 @@ static int cmd_map_svg(int argc, char *argv[])
 	FILE *f;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "o:t:n:s:w:", opts, NULL)) !=
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":o:t:n:s:w:", opts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'o':
@@ -335,23 +338,30 @@ static int cmd_map_svg(int argc, char *argv[])
 			break;
 		case 'n':
 			if (num_parse_u64(optarg, &v) || v > 16)
-				return usage();
+				return cmd_usage_error(
+					"trace map-svg",
+					"--entities must be 0..16");
 			o.max_entities = (int)v;
 			break;
 		case 's':
 			if (parse_pos_double(optarg, &o.seconds))
-				return usage();
+				return cmd_usage_error("trace map-svg",
+						       "bad --seconds '%s'",
+						       optarg);
 			break;
 		case 'w':
 			if (parse_pos_double(optarg, &o.width_px))
-				return usage();
+				return cmd_usage_error("trace map-svg",
+						       "bad --width '%s'",
+						       optarg);
 			break;
 		default:
-			return usage();
+			return cmd_option_error("trace map-svg", opt, argv);
 		}
 	}
 	if (!out || optind != argc - 1)
-		return usage();
+		return cmd_usage_error("trace map-svg",
+				       "give one MAP and -o FILE.svg");
 	if (open_map(argv[optind], &m))
 		return 1;
 	trace_init(&t);
@@ -385,8 +395,11 @@ static int cmd_map_check(int argc, char *argv[])
 	struct map m;
 	int floor = 0;
 
+	if (argc == 2 && argv[1][0] == '-')
+		return cmd_usage_error("trace map-check", "unknown option '%s'",
+				       argv[1]);
 	if (argc != 2)
-		return usage();
+		return cmd_usage_error("trace map-check", "give one MAP");
 	if (open_map(argv[1], &m))
 		return 1;
 	for (int i = 0; i < m.w * m.h; i++)
@@ -421,25 +434,30 @@ static int cmd_check(int argc, char *argv[])
 
 	trace_check_defaults(&o);
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "m:v:r:", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":m:v:r:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			mapname = optarg;
 			break;
 		case 'v':
 			if (parse_pos_double(optarg, &o.max_speed))
-				return usage();
+				return cmd_usage_error("trace check",
+						       "bad --max-speed '%s'",
+						       optarg);
 			break;
 		case 'r':
 			if (parse_pos_double(optarg, &o.radius))
-				return usage();
+				return cmd_usage_error("trace check",
+						       "bad --radius '%s'",
+						       optarg);
 			break;
 		default:
-			return usage();
+			return cmd_option_error("trace check", opt, argv);
 		}
 	}
 	if (optind != argc - 1)
-		return usage();
+		return cmd_usage_error("trace check", "give one trace FILE");
 	if (mapname) {
 		if (open_map(mapname, &m))
 			return 1;
@@ -502,7 +520,8 @@ static int cmd_stats(int argc, char *argv[])
 
 	trace_stats_defaults(&o);
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "e:jN", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":e:jN", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
 			evpath = optarg;
@@ -514,11 +533,11 @@ static int cmd_stats(int argc, char *argv[])
 			noev = 1;
 			break;
 		default:
-			return usage();
+			return cmd_option_error("trace stats", opt, argv);
 		}
 	}
 	if (optind != argc - 1)
-		return usage();
+		return cmd_usage_error("trace stats", "give one trace FILE");
 	trace_init(&t);
 	trace_events_init(&ev);
 	if (read_trace_file(argv[optind], &t, NULL, 0))
@@ -635,7 +654,8 @@ static int cmd_import(int argc, char *argv[])
 
 	trace_import_defaults(&o);
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "c:u:k:p:m:o:", opts, NULL)) !=
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":c:u:k:p:m:o:", opts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'c':
@@ -651,15 +671,21 @@ static int cmd_import(int argc, char *argv[])
 			else if (strcmp(optarg, "ns") == 0)
 				o.time_scale = 1e-9;
 			else
-				return usage();
+				return cmd_usage_error(
+					"trace import",
+					"--time-unit must be s, ms, us or ns");
 			break;
 		case 'k':
 			if (parse_pos_double(optarg, &o.pos_scale))
-				return usage();
+				return cmd_usage_error("trace import",
+						       "bad --scale '%s'",
+						       optarg);
 			break;
 		case 'p':
 			if (parse_pos_double(optarg, &d))
-				return usage();
+				return cmd_usage_error("trace import",
+						       "bad --tick-ms '%s'",
+						       optarg);
 			o.tick_ns = (int64_t)llround(d * 1e6);
 			break;
 		case 'm':
@@ -669,11 +695,13 @@ static int cmd_import(int argc, char *argv[])
 			out = optarg;
 			break;
 		default:
-			return usage();
+			return cmd_option_error("trace import", opt, argv);
 		}
 	}
 	if (!spec || !out || optind != argc - 1)
-		return usage();
+		return cmd_usage_error(
+			"trace import",
+			"give --map-columns SPEC, -o OUT and one input file");
 	if (trace_import_mapping(spec, &o, err, sizeof(err))) {
 		fprintf(stderr, "trace import: --map-columns: %s\n", err);
 		return 2;
@@ -716,21 +744,28 @@ static int cmd_import(int argc, char *argv[])
 
 int cmd_trace(int argc, char *argv[])
 {
+	static const struct {
+		const char *name;
+		int (*fn)(int, char *[]);
+	} subs[] = {
+		{"gen", cmd_gen},	  {"import", cmd_import},
+		{"stats", cmd_stats},	  {"check", cmd_check},
+		{"map-svg", cmd_map_svg}, {"map-check", cmd_map_check},
+	};
+
+	if (cmd_help_asked(argc, argv)) {
+		usage(stdout);
+		return 0;
+	}
 	if (argc < 1)
-		return usage();
-	if (strcmp(argv[0], "gen") == 0)
-		return cmd_gen(argc, argv);
-	if (strcmp(argv[0], "import") == 0)
-		return cmd_import(argc, argv);
-	if (strcmp(argv[0], "stats") == 0)
-		return cmd_stats(argc, argv);
-	if (strcmp(argv[0], "check") == 0)
-		return cmd_check(argc, argv);
-	if (strcmp(argv[0], "map-svg") == 0)
-		return cmd_map_svg(argc, argv);
-	if (strcmp(argv[0], "map-check") == 0)
-		return cmd_map_check(argc, argv);
-	fprintf(stderr, "reckon-agent trace: unknown subcommand '%s'\n",
-		argv[0]);
-	return usage();
+		return cmd_usage_error("trace",
+				       "give a subcommand (gen, check, "
+				       "stats, import, map-svg, "
+				       "map-check)");
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (strcmp(argv[0], subs[i].name) == 0)
+			return subs[i].fn(argc, argv);
+	return cmd_usage_error("trace", "unknown %s '%s'",
+			       argv[0][0] == '-' ? "option" : "subcommand",
+			       argv[0]);
 }

@@ -7,7 +7,8 @@
  * handed over with the receive time (the observer runs the frames due
  * before it first). At the end (truth played out, plus
  * a linger for late datagrams, or SIGINT/SIGTERM) the metrics are written
- * to the run directory. Only I/O and timers live here.
+ * to the run directory, with the timer's lateness and how the run ended
+ * (timing-HOST.csv). Only I/O and timers live here.
  */
 #include <errno.h>
 #include <event2/event.h>
@@ -145,8 +146,30 @@ static void check_matched(struct shell *sh)
 	sh->status = 1;
 }
 
-static void finish(struct shell *sh)
+/* timing-HOST.csv: lateness, tick, play covered and how it ended. */
+static int write_timing(struct shell *sh, const char *role, const char *end)
 {
+	struct agent_timing t = {
+		.role = role,
+		.wakeups = sh->wakeups,
+		.late_mean_ms = sh->wakeups ? (double)sh->late_sum /
+						      (double)sh->wakeups / 1e6
+					    : 0,
+		.late_max_ms = (double)sh->late_max / 1e6,
+		.tick_ms = sh->tr ? (double)sh->tr->tick_ns / 1e6 : 0,
+		.played_s = covered_s(sh),
+		.play_s = sh->tr ? (double)sh->tr->end_ns * 1e-9 : 0,
+		.end = end,
+	};
+
+	return timing_write(sh->o, &t);
+}
+
+/* End the run: write the metrics, say how it ended (end: "done",
+ * "signal" or "error") and leave the loop. */
+static void finish(struct shell *sh, const char *end)
+{
+	const char *role = sh->pl ? "player" : sh->ob ? "observer" : "relay";
 	struct reckon_espdu_counters c[ROLE_MAX_LANES];
 	uint64_t foreign[ROLE_MAX_LANES] = {0};
 	const struct shell_opts *o = sh->o;
@@ -180,6 +203,8 @@ static void finish(struct shell *sh)
 			err = rejects_write(o, sh->rl.verdicts, NULL,
 					    o->n_lanes);
 	}
+	if (!err)
+		err = write_timing(sh, role, sh->status ? "error" : end);
 	if (err) {
 		fprintf(stderr, "reckon-agent %s: writing metrics to %s: %s\n",
 			o->host, o->run_dir, strerror(-err));
@@ -202,7 +227,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	(void)sig;
 	(void)what;
-	finish(arg);
+	finish(arg, "signal");
 }
 
 static void on_timer(evutil_socket_t fd, short what, void *arg)
@@ -232,18 +257,18 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 			return;
 		}
 	} else {
-		finish(sh); /* observer linger over, relay stop time */
+		finish(sh, "done"); /* observer linger over, relay stop time */
 		return;
 	}
 	if (err) {
 		fprintf(stderr, "reckon-agent %s: %s\n", sh->o->host,
 			strerror(-err));
 		sh->status = 1;
-		finish(sh);
+		finish(sh, "error");
 		return;
 	}
 	if (next == INT64_MAX)
-		finish(sh);
+		finish(sh, "done");
 	else
 		arm_at(sh, next);
 }
@@ -270,7 +295,7 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
 				fprintf(stderr, "reckon-agent %s: %s\n",
 					sh->o->host, strerror(ENOMEM));
 				sh->status = 1;
-				finish(sh);
+				finish(sh, "error");
 				return;
 			}
 		} else {

@@ -68,6 +68,8 @@ struct emulation {
 	int64_t end_ns;	  /* elapsed when the run ended */
 	FILE *changes;
 	int result;
+	int at_duration; /* stopped because the duration elapsed */
+	uint64_t lost;	 /* frames the bridge itself lost (bridge_lost) */
 	char why[160];
 };
 
@@ -453,12 +455,16 @@ static void write_results(struct emulation *e)
 
 			rh[i].pid = h->hp.pid;
 			rh[i].status = h->hp.status;
-			rh[i].outcome = !h->hp.exited	    ? "aborted"
-					: h->killed	    ? "killed"
-					: h->failed	    ? "failed"
-					: h->stopped	    ? "stopped"
-					: h->hp.status == 0 ? "ok"
-							    : "failed";
+			/* ended: stopped by reckond at the scenario's
+			 * end, as planned; stopped: before it */
+			rh[i].outcome =
+				!h->hp.exited ? "aborted"
+				: h->killed   ? "killed"
+				: h->failed   ? "failed"
+				: h->stopped
+					? (e->at_duration ? "ended" : "stopped")
+				: h->hp.status == 0 ? "ok"
+						    : "failed";
 		}
 		err = results_hosts(e->dir, e->sc, e->p.rep, rh);
 		if (err < 0) {
@@ -470,28 +476,43 @@ static void write_results(struct emulation *e)
 	free(rh);
 }
 
+/* For each failed host: how it ended and the line of its log that says
+ * why (results_error_line), with where the whole log is. */
+/* Frames the userspace bridge lost on its own, not by a link's spec:
+ * dropped by the kernel before it read them, too big, no pool slot, no
+ * link, impossible ring entries, injections refused. */
+static uint64_t bridge_lost(const struct bridge *b)
+{
+	struct bridge_stats bs;
+
+	if (bridge_stats(b, &bs) < 0)
+		return 0;
+	return bs.rx_dropped + bs.oversize + bs.pool_full + bs.link_errors +
+	       bs.rx_errors + bs.send_errors;
+}
+
 static void report_failures(const struct emulation *e)
 {
-	char tail[2048];
+	char cause[512], how[96];
+	unsigned lines = 0;
 
 	for (unsigned i = 0; i < e->n; i++) {
 		const struct eng_host *h = &e->h[i];
 
 		if (!h->failed)
 			continue;
-		if (results_tail(h->log, 10, tail, sizeof(tail)) < 0)
-			tail[0] = '\0';
+		if (results_error_line(h->log, cause, sizeof(cause), &lines) <
+		    0)
+			snprintf(cause, sizeof(cause), "(its log is empty)");
 		if (h->hp.status > 128)
-			log_warnx("host %s failed: killed by signal %d (%s); "
-				  "last lines of %s:\n%s",
-				  e->sc->hosts[i].name, h->hp.status - 128,
-				  strsignal(h->hp.status - 128), h->log,
-				  tail[0] ? tail : "  (empty)\n");
+			snprintf(how, sizeof(how), "killed by signal %d (%s)",
+				 h->hp.status - 128,
+				 strsignal(h->hp.status - 128));
 		else
-			log_warnx("host %s failed: exit status %d; last lines "
-				  "of %s:\n%s",
-				  e->sc->hosts[i].name, h->hp.status, h->log,
-				  tail[0] ? tail : "  (empty)\n");
+			snprintf(how, sizeof(how), "exit status %d",
+				 h->hp.status);
+		log_warnx("host %s failed: %s: %s\n  (%u line(s) in %s)",
+			  e->sc->hosts[i].name, how, cause, lines, h->log);
 	}
 }
 
@@ -510,6 +531,12 @@ static void finish(evutil_socket_t fd, short what, void *arg)
 	write_results(e);
 	report_failures(e);
 	if (e->bridge != NULL) {
+		e->lost = bridge_lost(e->bridge);
+		if (e->lost > 0)
+			log_warnx(
+				"repetition %u: the bridge itself lost %" PRIu64
+				" frame(s) (status -j: bridge counters)",
+				e->p.rep, e->lost);
 		bridge_free(e->bridge);
 		e->bridge = NULL;
 	}
@@ -574,9 +601,13 @@ void emulation_stop(struct emulation *e, const char *why)
 
 static void on_duration(evutil_socket_t fd, short what, void *arg)
 {
+	struct emulation *e = arg;
+
 	(void)fd;
 	(void)what;
-	emulation_stop(arg, "duration elapsed");
+	if (e->state == ENG_RUNNING)
+		e->at_duration = 1;
+	emulation_stop(e, "duration elapsed");
 }
 
 static void on_sigchld(evutil_socket_t fd, short what, void *arg)
@@ -1028,6 +1059,11 @@ void emulation_progress(const struct emulation *e, char *buf, size_t len)
 		}
 	if (more > 0 && o < len)
 		snprintf(buf + o, len - o, " (+%d links)", more);
+}
+
+uint64_t emulation_lost(const struct emulation *e)
+{
+	return e->lost;
 }
 
 int emulation_result(const struct emulation *e)

@@ -6,10 +6,13 @@
  * a [sweep] grid; with no subcommand it runs as a service fed by
  * `reckonctl run`.
  * `reckond --help` and `reckond COMMAND --help` print the usage and
- * exit 0 (`reckond sweep --help` the sweep's options).
+ * exit 0 (`reckond sweep --help` the sweep's options); a usage error
+ * prints one line naming it and exits 2. The service says on stderr
+ * which socket it serves.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,9 +42,27 @@ static void __attribute__((noreturn)) usage_exit(int status)
 	exit(status);
 }
 
-static void __attribute__((noreturn)) usage(void)
+/* A usage error: one line naming it and a pointer to --help, status 2. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+bad(const char *fmt, ...)
 {
-	usage_exit(2);
+	va_list ap;
+
+	fputs("reckond: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nsee 'reckond --help'\n", stderr);
+	exit(2);
+}
+
+/* COMMAND FILE: exactly one argument after the command. */
+static void need_file(int argc, char *argv[])
+{
+	if (argc == 2 && argv[1][0] == '-' && argv[1][1])
+		bad("%s: unknown option '%s'", argv[0], argv[1]);
+	if (argc != 2)
+		bad("%s: give one scenario FILE", argv[0]);
 }
 
 static int is_help(const char *arg)
@@ -58,7 +79,8 @@ int main(int argc, char *argv[])
 	struct run_opts o = { .emulate = run_scenario };
 	int ch, check = 0, debug = 0;
 
-	while ((ch = getopt_long(argc, argv, "+dhnqs:v", longopts, NULL)) !=
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+:dhnqs:v", longopts, NULL)) !=
 	       -1) {
 		switch (ch) {
 		case 'h': usage_exit(0);
@@ -67,16 +89,25 @@ int main(int argc, char *argv[])
 		case 'q': o.quiet = 1; break;
 		case 's': o.ctl_path = optarg; break;
 		case 'v': o.verbose++; break;
-		default: usage();
+		case ':': bad("option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt > 0 && optopt < 128)
+				bad("unknown option '-%c'", optopt);
+			bad("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	log_init(debug || argc > 0 ? LOG_TO_STDERR : LOG_TO_SYSLOG, o.verbose);
+	/* the service logs to syslog unless -d or a terminal watches it */
+	log_init(debug || argc > 0 || isatty(STDERR_FILENO) ? LOG_TO_STDERR
+							     : LOG_TO_SYSLOG,
+		 o.verbose);
 
 	if (check) {
+		if (argc == 1 && is_help(argv[0]))
+			usage_exit(0);
 		if (argc != 1)
-			usage();
+			bad("-n: give one scenario FILE");
 		struct scenario *sc = scenario_load_report(argv[0], "reckond");
 		if (sc == NULL)
 			return 1;
@@ -92,8 +123,7 @@ int main(int argc, char *argv[])
 	if (argc == 2 && is_help(argv[1]) && strcmp(argv[0], "sweep"))
 		usage_exit(0);
 	if (strcmp(argv[0], "run") == 0) {
-		if (argc != 2)
-			usage();
+		need_file(argc, argv);
 		struct scenario *sc = scenario_load_report(argv[1], "reckond");
 		if (sc == NULL)
 			return 1;
@@ -104,8 +134,7 @@ int main(int argc, char *argv[])
 		return rc < 0 ? 1 : rc;
 	}
 	if (strcmp(argv[0], "sim") == 0) {
-		if (argc != 2)
-			usage();
+		need_file(argc, argv);
 		struct scenario *sc = scenario_load_report(argv[1], "reckond");
 		if (sc == NULL)
 			return 1;
@@ -116,6 +145,8 @@ int main(int argc, char *argv[])
 	if (strcmp(argv[0], "sweep") == 0)
 		return sweep_main(argc, argv, &o);
 	if (strcmp(argv[0], "cleanup") == 0) {
+		if (argc != 1)
+			bad("cleanup: unexpected argument '%s'", argv[1]);
 		int n = run_cleanup(o.verbose);
 		if (n < 0) {
 			fprintf(stderr, "reckond: cleanup: %s\n", strerror(-n));
@@ -124,5 +155,5 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "reckond: cleanup: removed %d object(s)\n", n);
 		return 0;
 	}
-	usage();
+	bad("unknown command '%s'", argv[0]);
 }

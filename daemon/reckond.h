@@ -71,6 +71,10 @@ const char *repetitions_name(const struct repetitions *r);
 /* Exit status: 0, a failing host's status, or 1 when set-up failed. */
 int repetitions_result(const struct repetitions *r);
 
+/* Why the run is partial (stopped, interrupted, cut short), "" when it
+ * is complete. */
+const char *repetitions_partial(const struct repetitions *r);
+
 void repetitions_free(struct repetitions *r);
 
 /*
@@ -115,6 +119,11 @@ void emulation_status(const struct emulation *e, FILE *f, int json);
 
 /* One progress line: elapsed/duration and per-link delivered/dropped. */
 void emulation_progress(const struct emulation *e, char *buf, size_t len);
+
+/* Frames the userspace bridge lost on its own (kernel drops before it
+ * read them, no pool slot, too big, injections refused), counted when the
+ * repetition ended; 0 with the kernel backend. */
+uint64_t emulation_lost(const struct emulation *e);
 
 /* 0 when every host succeeded, else the exit status of the first host
  * that failed (1 when that status was 0 but the run still failed). */

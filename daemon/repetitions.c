@@ -102,7 +102,10 @@ static int start_rep(struct repetitions *r)
 static void finish(struct repetitions *r)
 {
 	/* Agents' metrics, when the scenario has any, become summary.csv,
-	 * summary.json and the table on stdout. */
+	 * summary.json and the table on stdout; a stopped run says so. */
+	if (r->stopping && r->rep < r->sc->repetitions)
+		run_info_partial(&r->run.info, "%u of %u repetitions ran",
+				 r->rep, r->sc->repetitions);
 	r->result = results_run_close(&r->run, r->sc, r->result);
 	r->done(r, r->arg);
 }
@@ -119,6 +122,7 @@ static void step(evutil_socket_t fd, short what, void *arg)
 
 		if (res != 0 && r->result == 0)
 			r->result = res;
+		r->run.info.bridge_lost += emulation_lost(r->eng);
 		emulation_free(r->eng);
 		r->eng = NULL;
 	}
@@ -181,6 +185,14 @@ int repetitions_start(struct event_base *base, const struct scenario *sc,
 
 void repetitions_stop(struct repetitions *r, const char *why)
 {
+	if (!r->stopping) {
+		if (r->eng != NULL)
+			run_info_partial(&r->run.info,
+					 "%s during repetition %u", why,
+					 r->rep);
+		else
+			run_info_partial(&r->run.info, "%s", why);
+	}
 	r->stopping = 1;
 	if (r->eng != NULL)
 		emulation_stop(r->eng, why);
@@ -341,6 +353,11 @@ const char *repetitions_name(const struct repetitions *r)
 int repetitions_result(const struct repetitions *r)
 {
 	return r->result;
+}
+
+const char *repetitions_partial(const struct repetitions *r)
+{
+	return r->run.info.partial;
 }
 
 void repetitions_free(struct repetitions *r)

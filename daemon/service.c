@@ -52,8 +52,10 @@ static void svc_done(struct repetitions *r, void *arg)
 		s->done_ok++;
 	else
 		s->done_failed++;
-	log_info("job #%u (%s) %s: %s", s->cur->id, repetitions_name(r),
+	log_info("job #%u (%s) %s%s%s%s: %s", s->cur->id, repetitions_name(r),
 		 repetitions_result(r) == 0 ? "done" : "failed",
+		 repetitions_partial(r)[0] ? " (partial: " : "",
+		 repetitions_partial(r), repetitions_partial(r)[0] ? ")" : "",
 		 repetitions_dir(r));
 	/* Free from the next loop turn, outside the repetitions' callback. */
 	s->r_done = 1;
@@ -273,14 +275,26 @@ int service_main(const struct run_opts *o)
 	event_add(ev_term, NULL);
 	err = control_open(s.base, sock, svc_control, &s, &ctl);
 	if (err < 0) {
-		log_warnx("control socket %s: %s", sock,
-			  err == -EADDRINUSE ? "another reckond is serving it"
-					     : strerror(-err));
+		const char *why = err == -EADDRINUSE
+					  ? "another reckond is serving it"
+					  : strerror(-err);
+
+		log_warnx("control socket %s: %s", sock, why);
+		if (log_to_syslog())
+			fprintf(stderr, "reckond: control socket %s: %s\n",
+				sock, why);
 		goto out;
 	}
 	s.ctl = ctl;
-	log_info("service ready on %s%s", sock,
-		 userns_active() ? " (unprivileged user namespace)" : "");
+	log_info("service ready on %s%s: queue scenarios with 'reckonctl "
+		 "run FILE', end it with 'reckonctl shutdown' or Ctrl-C",
+		 sock, userns_active() ? " (unprivileged user namespace)" : "");
+	if (log_to_syslog())
+		fprintf(stderr,
+			"reckond: serving %s (log in syslog; -d: here); "
+			"queue scenarios with 'reckonctl run FILE', end with "
+			"'reckonctl shutdown'\n",
+			sock);
 	event_base_dispatch(s.base);
 	err = 0;
 out:

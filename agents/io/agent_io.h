@@ -196,6 +196,23 @@ void view_grid_header(FILE *f);
 void view_grid_cell(FILE *f, const struct view_grid *g, int ix, int iy,
 		    double value, double u, double v);
 
+/* RUN_DIR/timing-HOST.csv (the simulator writes it too, with no
+ * lateness in virtual time and "signal" for a host the duration
+ * stopped): how late its timer fired against the times the role
+ * machine asked for, the truth's tick, how much of the play it covered
+ * and how it ended ("done": the play ran out; "signal": SIGINT/SIGTERM
+ * came first; "error"). reckond reads it to call a run partial or its
+ * emulation degraded (daemon/results/runinfo.c). 0 or -errno. */
+struct agent_timing {
+	const char *role;
+	uint64_t wakeups;
+	double late_mean_ms, late_max_ms;
+	double tick_ms;		 /* 0: no truth (relay) */
+	double played_s, play_s; /* covered, and the whole play */
+	const char *end;	 /* done, signal, error */
+};
+int timing_write(const struct shell_opts *o, const struct agent_timing *t);
+
 /* The relay's metric row of lane i (what shell and simulator write). */
 struct role_relay;
 int agent_relay_metrics(const struct role_relay *r, size_t i,

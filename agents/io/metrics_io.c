@@ -2,7 +2,9 @@
  * metrics_io.c: writes a role's metrics into the run directory, one CSV
  * row per lane and entity (metrics-HOST.csv; the columns are documented
  * in docs/agents.md and read back by daemon/summary.c), and the decoder's
- * reject counts per lane and reason (rejects-HOST.csv). The socket shell
+ * reject counts per lane and reason (rejects-HOST.csv), and for the
+ * socket shell its timer lateness and how it ended (timing-HOST.csv).
+ * The socket shell
  * and the simulator both write through here, so their files are the same
  * format byte for byte. Each file is written to a temporary name and
  * renamed, so a reader never sees half a file.
@@ -148,6 +150,24 @@ int errcdf_write(const struct shell_opts *o, const struct role_observer *ob)
 				o->host, l, o->lane_name[l], params, frames,
 				(double)k / (ERRCDF_POINTS - 1), q[k]);
 	}
+	return close_rename(f, tmp, path);
+}
+
+int timing_write(const struct shell_opts *o, const struct agent_timing *t)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 32];
+	FILE *f;
+	int err;
+
+	err = open_tmp(o, "timing", path, sizeof(path), tmp, sizeof(tmp), &f);
+	if (err)
+		return err;
+	fputs("host,role,wakeups,late_mean_ms,late_max_ms,tick_ms,played_s,"
+	      "play_s,end\n",
+	      f);
+	fprintf(f, "%s,%s,%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f,%s\n", o->host,
+		t->role, t->wakeups, t->late_mean_ms, t->late_max_ms,
+		t->tick_ms, t->played_s, t->play_s, t->end);
 	return close_rename(f, tmp, path);
 }
 

@@ -27,7 +27,7 @@ static int usage(void)
 		"[--interval TIME] [--seed N] 'SPEC'\n"
 		"  Monte-Carlo defaults: 200000 packets of 200 bytes every "
 		"10ms, seed 1\n");
-	return 1;
+	return 2;
 }
 
 static void fmt_ms(double ns, char *buf, size_t len)

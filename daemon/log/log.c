@@ -40,6 +40,11 @@ int log_verbose(void)
 	return verbosity;
 }
 
+int log_to_syslog(void)
+{
+	return dest == LOG_TO_SYSLOG;
+}
+
 static void vlog(int pri, const char *fmt, va_list ap, const char *suffix)
 {
 	char msg[2048];

@@ -13,6 +13,7 @@ enum log_dest { LOG_TO_STDERR, LOG_TO_SYSLOG };
 void log_init(enum log_dest dest, int verbose);
 void log_set_file(int fd);	/* also copy every line to fd (run log); -1 stops */
 int log_verbose(void);
+int log_to_syslog(void);	/* log_init chose LOG_TO_SYSLOG */
 /* A progress line is being redrawn on the terminal with '\r': log lines
  * clear it first, and the next redraw puts it back. */
 void log_progress_line(int active);

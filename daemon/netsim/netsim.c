@@ -397,8 +397,9 @@ static int write_results(struct sim *s)
 
 			rh[i].pid = 0;
 			rh[i].status = h->status;
+			/* the only stop is the scenario's end */
 			rh[i].outcome = h->status    ? "failed"
-					: h->stopped ? "stopped"
+					: h->stopped ? "ended"
 						     : "ok";
 			if (h->status && !status)
 				status = h->status;

@@ -101,6 +101,7 @@ int sim_scenario(const struct scenario *sc, const struct run_opts *o,
 	err = results_run_open(&run, sc, NULL);
 	if (err < 0)
 		return err;
+	snprintf(run.info.mode, sizeof(run.info.mode), "simulation");
 	log_info("%s: simulating %s (%u host(s), %u repetition(s)), results "
 		 "in %s",
 		 sc->name, sc->path, sc->nhosts, sc->repetitions, run.dir);

@@ -257,6 +257,25 @@ static int write_rows(struct sim_host *h, const char *role, size_t n,
 	return err;
 }
 
+/* timing-HOST.csv as the agent's shell writes it: virtual timers are
+ * never late; a host stopped by the scenario's end counts as signalled,
+ * so reckond sees a play the duration cut off (runinfo.c). */
+static int write_timing(struct sim_host *h, int64_t now, int stopped)
+{
+	struct agent_timing t = {
+		.role = h->pl	? "player"
+			: h->ob ? "observer"
+				: "relay",
+		.wakeups = h->wakeups,
+		.tick_ms = h->tr ? (double)h->tr->tick_ns / 1e6 : 0,
+		.played_s = covered_s(h, now),
+		.play_s = h->tr ? (double)h->tr->end_ns * 1e-9 : 0,
+		.end = stopped ? "signal" : "done",
+	};
+
+	return timing_write(&h->o, &t);
+}
+
 /* As the agent's shell: updates arrived but none matched a path of the
  * truth at its send time, so nothing was measured and the host fails. */
 static int all_unmatched(const struct sim_host *h)
@@ -311,6 +330,8 @@ int sim_host_finish(struct sim_host *h, int64_t now, int stopped)
 			err = rejects_write(o, h->rl.verdicts, NULL,
 					    o->n_lanes);
 	}
+	if (!err)
+		err = write_timing(h, now, stopped);
 	if (err)
 		h->status = 1;
 	return err;

@@ -79,11 +79,41 @@ static int run_gnuplot(const char *gp, const char *dir, const char *script)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
 }
 
+struct fig_spec {
+	const char *name, *title, *xlabel, *ylabel, *caption;
+	int errbars, steps;
+	int logx; /* log x axis; x below PLOT_LOGX_MIN drawn at it */
+	/* explicit ranges (set: 1), so that error bars and the points at
+	 * the ends never touch the frame; else gnuplot's autoscale */
+	int xset, yset;
+	double xlo, xhi, ylo, yhi;
+	const char *xtics; /* gnuplot tic list "(...)", or NULL/"" */
+};
+
+/* The range lines of a figure's script. */
+static void put_ranges(FILE *f, const struct fig_spec *fs)
+{
+	if (fs->steps && !fs->logx)
+		fputs("set yrange [0:1]\nset xrange [0:*]\n", f); /* errors */
+	else if (fs->steps)
+		fputs("set yrange [0:1]\n", f);
+	else if (fs->yset)
+		fprintf(f, "set yrange [%.10g:%.10g]\n", fs->ylo, fs->yhi);
+	else
+		fputs("set yrange [0:*]\n", f);
+	if (fs->logx)
+		fputs("set logscale x\nset offsets 0, 0, 0, 0\n", f);
+	if (fs->xset)
+		fprintf(f, "set offsets 0, 0, 0, 0\nset xrange [%.10g:%.10g]\n",
+			fs->xlo, fs->xhi);
+	if (fs->xtics && fs->xtics[0])
+		fprintf(f, "set xtics %s\n", fs->xtics);
+}
+
 /* The script of one figure: SVG, then PNG with the best PNG terminal. */
 static int write_script(const char *dir, const char *name, const char *title,
-			const char *xlabel, const char *ylabel,
-			const char *const *series, unsigned ns, int errbars,
-			int steps, int logx)
+			const struct fig_spec *fs, const char *const *series,
+			unsigned ns)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -93,25 +123,25 @@ static int write_script(const char *dir, const char *name, const char *title,
 	if ((f = fopen(path, "w")) == NULL)
 		return -errno;
 	fprintf(f,
-		"# %s: written by reckon (daemon/plot.c); run in this "
+		"# %s: written by reckon (daemon/results/plot.c); run in this "
 		"directory\n"
-		"set terminal svg size 820,560 noenhanced background "
+		"set terminal svg size 640,480 font \",12\" noenhanced background "
 		"rgb 'white'\nset output '%s.svg'\n"
 		"set title \"%s\" noenhanced\nset xlabel \"%s\" noenhanced\n"
 		"set ylabel \"%s\" noenhanced\nset grid\n"
 		"set key below left Left reverse noenhanced\n"
-		"set offsets graph 0.03, graph 0.03, 0, 0\n%s%s",
-		name, name, title, xlabel, ylabel,
-		steps ? "set yrange [0:1]\n" : "set yrange [0:*]\n",
-		logx ? "set logscale x\nset offsets 0, 0, 0, 0\n" : "");
+		"set offsets graph 0.03, graph 0.03, 0, 0\n",
+		name, name, title, fs->xlabel, fs->ylabel);
+	put_ranges(f, fs);
 	fputs("plot ", f);
 	for (unsigned i = 0; i < ns; i++)
 		fprintf(f,
 			"%s'%s.dat' index %u using 1:2%s with %s title \"%s\"",
-			i ? ", \\\n     " : "", name, i, errbars ? ":3" : "",
-			steps	  ? "steps"
-			: errbars ? "yerrorlines"
-				  : "linespoints",
+			i ? ", \\\n     " : "", name, i,
+			fs->errbars ? ":3" : "",
+			fs->steps     ? "steps"
+			: fs->errbars ? "yerrorlines"
+				      : "linespoints",
 			series[i]);
 	fprintf(f,
 		"\nif (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
@@ -160,7 +190,8 @@ static void figs_free(struct figs *f)
 
 /* index.html of dir with the figures drawn. */
 static int figs_html(const char *dir, const char *title, const struct figs *f,
-		     const char *csv, int link_col)
+		     const struct run_info *ri, const char *csv,
+		     const char *json, int link_points)
 {
 	const char **name = calloc(f->n + 1, sizeof(*name));
 	const char **cap = calloc(f->n + 1, sizeof(*cap));
@@ -171,7 +202,18 @@ static int figs_html(const char *dir, const char *title, const struct figs *f,
 			name[i] = f->name[i];
 			cap[i] = f->cap[i];
 		}
-		rc = plot_html(dir, title, name, cap, f->n, csv, link_col);
+		struct plot_page pg = {
+			.title = title,
+			.ri = ri,
+			.figs = name,
+			.captions = cap,
+			.n = f->n,
+			.csv = csv,
+			.json = json,
+			.link_points = link_points,
+		};
+
+		rc = plot_html(dir, &pg);
 	}
 	free(name);
 	free(cap);
@@ -180,12 +222,6 @@ static int figs_html(const char *dir, const char *title, const struct figs *f,
 
 /* Writes the data lines of curve k. */
 typedef void (*put_curve_fn)(FILE *f, unsigned k, void *ctx);
-
-struct fig_spec {
-	const char *name, *title, *xlabel, *ylabel, *caption;
-	int errbars, steps;
-	int logx; /* log x axis; x below PLOT_LOGX_MIN drawn at it */
-};
 
 /* Where a log axis starts: errors of 0.01 u and below are drawn there. */
 #define PLOT_LOGX_MIN 0.01
@@ -237,9 +273,8 @@ static int draw_parts(const char *gp, const char *pdir,
 			snprintf(title, sizeof(title), "%s", fs->title);
 			snprintf(cap, sizeof(cap), "%s", fs->caption);
 		}
-		if (write_script(pdir, name, title, fs->xlabel, fs->ylabel,
-				 labels + k0, k1 - k0, fs->errbars,
-				 fs->steps, fs->logx) < 0)
+		if (write_script(pdir, name, title, fs, labels + k0, k1 - k0) <
+		    0)
 			return -EIO;
 		snprintf(path, sizeof(path), "%s.gp", name);
 		if (run_gnuplot(gp, pdir, path) < 0)
@@ -410,20 +445,40 @@ static void read_dir(const char *dir, const char *prefix,
 	free(de);
 }
 
-/* The predictor alone when no other series has the same predictor,
- * else "predictor params" (the label), into out. */
+/* Does series label b ("predictor params") have the predictor of a,
+ * whose name is l bytes long? */
+static int same_predictor(const char *a, const char *b, size_t l)
+{
+	return strncmp(a, b, l) == 0 && (b[l] == ' ' || b[l] == '\0');
+}
+
+/* Label k shortened: its predictor, then those of its parameters (k=v)
+ * that some other series of the same predictor lacks, so the legend
+ * tells them apart without every parameter; into out. */
 static void short_label(const struct vec *s, unsigned ns, unsigned k, char *out,
 			size_t len)
 {
-	size_t l = strcspn(s[k].label, " ");
+	const char *lab = s[k].label, *p;
+	size_t l = strcspn(lab, " "), used;
 
-	for (unsigned j = 0; j < ns; j++)
-		if (j != k && strncmp(s[j].label, s[k].label, l) == 0 &&
-		    s[j].label[l] == ' ') {
-			snprintf(out, len, "%s", s[k].label);
-			return;
+	used = (size_t)snprintf(out, len, "%.*s", (int)l, lab);
+	for (p = lab + l + strspn(lab + l, " "); *p && used < len;) {
+		size_t t = strcspn(p, " ");
+		int differs = 0;
+
+		for (unsigned j = 0; j < ns && !differs; j++)
+			differs = j != k &&
+				  same_predictor(lab, s[j].label, l) &&
+				  !results_has_token(s[j].label + l, p, t);
+		if (differs && used + t + 2 < len) {
+			out[used++] = ' ';
+			memcpy(out + used, p, t);
+			used += t;
+			out[used] = '\0';
 		}
-	snprintf(out, len, "%.*s", (int)l, s[k].label);
+		p += t;
+		p += strspn(p, " ");
+	}
 }
 
 /* The steps of the empirical CDF of curve k (sorted), after its full
@@ -495,6 +550,12 @@ static void lc_run_figures(const char *run_dir, const char *gp,
 
 int plot_run(const char *run_dir, unsigned repetitions)
 {
+	return plot_run_info(run_dir, repetitions, NULL);
+}
+
+int plot_run_info(const char *run_dir, unsigned repetitions,
+		  const struct run_info *ri)
+{
 	static const struct fig_spec frame_fs = {
 		.name = "error_frame_cdf",
 		.title = "Position error per frame",
@@ -535,7 +596,8 @@ int plot_run(const char *run_dir, unsigned repetitions)
 			   "metrics-", read_metrics, &figs);
 		lc_run_figures(run_dir, gp, pdir, &figs);
 	}
-	rc = figs_html(run_dir, "reckon run", &figs, "summary.csv", -1);
+	rc = figs_html(run_dir, "reckon run", &figs, ri, "summary.csv",
+		       "summary.json", 0);
 	figs_free(&figs);
 	return rc;
 }
@@ -698,6 +760,81 @@ static void put_sweep(FILE *f, unsigned k, void *ctx)
 					: "0");
 }
 
+/* Ranges of a sweep figure that hold every error bar and keep the
+ * points at the ends off the frame: y from 0 (or below, when a bar
+ * reaches under it) to 8% over the highest bar; x padded by 5% of its
+ * span, half a step for value positions, and on a log scale when the
+ * values are positive and span a factor of 20 or more. */
+static void sweep_ranges(const struct sweep_curves *c, int by_index,
+			 struct fig_spec *fs)
+{
+	const struct table *t = c->t;
+	double lo = INFINITY, hi = -INFINITY, xlo = INFINITY, xhi = -INFINITY;
+	double span, pad;
+
+	for (size_t r = 0; r < t->n; r++) {
+		double y, h = 0;
+		char *end;
+
+		if (c->curve[r] < 0 || !*t->cell[r][c->cy])
+			continue;
+		y = strtod(t->cell[r][c->cy], &end);
+		if (*end || !isfinite(y))
+			continue;
+		if (c->cc >= 0 && *t->cell[r][c->cc])
+			h = strtod(t->cell[r][c->cc], NULL);
+		if (!isfinite(h) || h < 0)
+			h = 0;
+		lo = fmin(lo, y - h);
+		hi = fmax(hi, y + h);
+		xlo = fmin(xlo, c->x[r]);
+		xhi = fmax(xhi, c->x[r]);
+	}
+	if (!isfinite(lo) || !isfinite(hi))
+		return;
+	lo = fmin(lo, 0);
+	span = hi - lo > 0 ? hi - lo : fmax(fabs(hi), 1);
+	fs->yset = 1;
+	fs->ylo = lo < 0 ? lo - 0.05 * span : 0;
+	fs->yhi = hi + 0.08 * span;
+	fs->xset = 1;
+	if (by_index) {
+		fs->xlo = xlo - 0.5;
+		fs->xhi = xhi + 0.5;
+	} else if (xlo > 0 && xhi / xlo >= 20) {
+		fs->logx = 1;
+		fs->xlo = xlo / 1.25;
+		fs->xhi = xhi * 1.25;
+	} else {
+		pad = xhi > xlo ? 0.05 * (xhi - xlo) : fmax(fabs(xlo) * 0.1, 1);
+		fs->xlo = xlo - pad;
+		fs->xhi = xhi + pad;
+	}
+}
+
+/* Tics at the value positions of axis a, labelled with the values:
+ * gnuplot's set xtics ("V" X, ...). */
+static void index_tics(const struct table *t, size_t a, const double *x,
+		       char *out, size_t len)
+{
+	size_t o = (size_t)snprintf(out, len, "(");
+	double done = -1;
+
+	for (size_t r = 0; r < t->n && o < len; r++) {
+		if (x[r] <= done)
+			continue; /* positions are first seen in order */
+		done = x[r];
+		if (strchr(t->cell[r][a], '"'))
+			continue;
+		o += (size_t)snprintf(out + o, len - o, "%s\"%s\" %g",
+				      o > 1 ? ", " : "", t->cell[r][a], x[r]);
+	}
+	if (o + 2 < len)
+		snprintf(out + o, len - o, ")");
+	else
+		out[0] = '\0'; /* too many values: numbered tics */
+}
+
 /* The figures of y against axis a (rows of predictor `only` when it is
  * not NULL): one curve per predictor and values of the other axes, in
  * parts of PLOT_MAX_CURVES. Returns the parts drawn (0: nothing to
@@ -709,6 +846,7 @@ static int sweep_fig(const char *gp, const char *pdir, struct table *t,
 {
 	struct sweep_curves c = {.t = t};
 	char **labels = NULL, xlabel[200], title[300], ci[64], *unit;
+	char xtics[2048] = "";
 	int cp = col_of(t->h, t->nh, "predictor"), by_index, rc = 0;
 	unsigned ns = 0, cap = 0;
 
@@ -771,22 +909,26 @@ static int sweep_fig(const char *gp, const char *pdir, struct table *t,
 	}
 	strtod(t->cell[0][a], &unit);
 	if (by_index)
-		snprintf(xlabel, sizeof(xlabel), "%s (value index)", t->h[a]);
+		snprintf(xlabel, sizeof(xlabel), "%s", t->h[a]);
 	else if (*unit)
 		snprintf(xlabel, sizeof(xlabel), "%s (%s)", t->h[a], unit);
 	else
 		snprintf(xlabel, sizeof(xlabel), "%s", t->h[a]);
 	snprintf(title, sizeof(title), "%s against %s", ylabel, t->h[a]);
 	{
-		const struct fig_spec fs = {
+		struct fig_spec fs = {
 			.name = name,
 			.title = title,
 			.xlabel = xlabel,
 			.ylabel = ylabel,
 			.caption = caption,
 			.errbars = 1,
+			.xtics = xtics,
 		};
 
+		sweep_ranges(&c, by_index, &fs);
+		if (by_index)
+			index_tics(t, a, c.x, xtics, sizeof(xtics));
 		rc = draw_parts(gp, pdir, &fs, (const char *const *)labels, ns,
 				put_sweep, &c, figs);
 	}
@@ -885,12 +1027,24 @@ static void lc_run_figures(const char *run_dir, const char *gp,
 
 int plot_sweep(const char *dir)
 {
+	static const struct {
+		const char *name, *col, *what, *ylabel;
+	} fig[] = {
+		{"error", "err_mean", "Mean error", "mean position error (u)"},
+		{"updates", "updates_per_s", "Updates/s per entity",
+		 "updates/s per entity"},
+		{"bytes", "bytes_per_s", "Bytes/s per entity",
+		 "bytes/s per entity"},
+	};
 	char path[PATH_MAX], pdir[PATH_MAX];
 	const char *gp = plot_gnuplot();
 	struct figs figs = {0};
+	struct sc_diag diag = {0};
+	struct scenario *sc = NULL;
+	struct run_info ri;
 	struct table t;
 	size_t naxes;
-	int rc;
+	int rc, have_ri = 0;
 
 	if (results_path(path, sizeof(path), "%s/sweep.csv", dir) < 0)
 		return -ENAMETOOLONG;
@@ -916,21 +1070,18 @@ int plot_sweep(const char *dir)
 			snprintf(pred, sizeof(pred), "%.*s",
 				 (int)strcspn(p, "."), p);
 		}
-		for (int k = 0; k < (link ? 1 : 2); k++) {
-			const char *y = k ? "updates_per_s" : "err_mean";
-
-			snprintf(name, sizeof(name), "%s_vs_%s",
-				 k ? "updates" : "error", sn);
+		/* error, then what it cost in updates and bytes, side by
+		 * side on the page */
+		for (size_t k = 0; k < sizeof(fig) / sizeof(fig[0]); k++) {
+			snprintf(name, sizeof(name), "%s_vs_%s", fig[k].name,
+				 sn);
 			snprintf(cap, sizeof(cap),
 				 "%s against %s: mean over repetitions, "
 				 "error bars are 95%% confidence intervals.",
-				 k ? "Updates/s per entity" : "Mean error",
-				 t.h[a]);
+				 fig[k].what, t.h[a]);
 			rc = sweep_fig(gp, pdir, &t, naxes, a,
-				       link ? NULL : pred, y,
-				       k ? "updates/s per entity"
-					 : "mean position error (u)",
-				       name, cap, &figs);
+				       link ? NULL : pred, fig[k].col,
+				       fig[k].ylabel, name, cap, &figs);
 			if (rc < 0)
 				log_warnx("plot %s/%s failed, see "
 					  "%s/gnuplot.log",
@@ -942,7 +1093,19 @@ int plot_sweep(const char *dir)
 	for (size_t a = 1; gp && t.n > 0 && a <= naxes; a++)
 		lc_figures(gp, pdir, &t, naxes, a, &figs);
 	table_free(&t);
-	rc = figs_html(dir, "reckon sweep", &figs, "sweep.csv", 0);
+	/* the sweep's scenario, as its directory keeps it */
+	if (results_path(path, sizeof(path), "%s/scenario.ini", dir) == 0 &&
+	    scenario_load(path, &sc, &diag) == 0) {
+		/* no date or path: a sweep merged from shards must give
+		 * the same page as the whole sweep (docs/sweeps.md) */
+		run_info_init(&ri, sc, "sweep");
+		ri.date[0] = ri.path[0] = '\0';
+		scenario_free(sc);
+		have_ri = 1;
+	}
+	sc_diag_free(&diag);
+	rc = figs_html(dir, "reckon sweep", &figs, have_ri ? &ri : NULL,
+		       "sweep.csv", "sweep.json", 1);
 	figs_free(&figs);
 	return rc;
 }

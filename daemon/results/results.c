@@ -119,6 +119,19 @@ size_t results_split_csv(char *line, char **f, size_t max)
 	return n < 0 ? max + 1 : (size_t)n;
 }
 
+int results_has_token(const char *list, const char *tok, size_t n)
+{
+	while (*list) {
+		size_t l = strcspn(list, " ");
+
+		if (l == n && !strncmp(list, tok, n))
+			return 1;
+		list += l;
+		list += strspn(list, " ");
+	}
+	return 0;
+}
+
 /* dir/name through a temporary file. */
 static FILE *open_tmp(const char *dir, const char *name, char *path,
 		      size_t plen, char *tmp, size_t tmplen)
@@ -133,7 +146,8 @@ static FILE *open_tmp(const char *dir, const char *name, char *path,
 int results_scenario(const char *dir, const struct scenario *sc)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	FILE *f = open_tmp(dir, "scenario.ini", path, sizeof(path), tmp, sizeof(tmp));
+	FILE *f = open_tmp(dir, "scenario.ini", path, sizeof(path), tmp,
+			   sizeof(tmp));
 	int err;
 
 	if (f == NULL)
@@ -198,7 +212,8 @@ int results_counters(const char *dir, const struct scenario *sc, unsigned rep,
 	if (err < 0)
 		return err;
 
-	f = open_tmp(dir, "counters.json", path, sizeof(path), tmp, sizeof(tmp));
+	f = open_tmp(dir, "counters.json", path, sizeof(path), tmp,
+		     sizeof(tmp));
 	if (f == NULL)
 		return -errno;
 	fprintf(f,
@@ -219,7 +234,8 @@ int results_hosts(const char *dir, const struct scenario *sc, unsigned rep,
 		  const struct results_host *h)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	FILE *f = open_tmp(dir, "hosts.csv", path, sizeof(path), tmp, sizeof(tmp));
+	FILE *f = open_tmp(dir, "hosts.csv", path, sizeof(path), tmp,
+			   sizeof(tmp));
 
 	if (f == NULL)
 		return -errno;
@@ -229,6 +245,46 @@ int results_hosts(const char *dir, const struct scenario *sc, unsigned rep,
 			sc->hosts[i].addr, (int)h[i].pid, h[i].status,
 			h[i].outcome);
 	return results_commit(f, tmp, path);
+}
+
+/* Is line (NUL terminated) a reckon-agent line that is no warning or
+ * statistic? */
+static int agent_cause(const char *line)
+{
+	return !strncmp(line, "reckon-agent", 12) && !strstr(line, "warning") &&
+	       !strstr(line, "wake-ups") && !strstr(line, "--help");
+}
+
+int results_error_line(const char *path, char *out, size_t outlen,
+		       unsigned *nlines)
+{
+	char *line = NULL, agent[512] = "", last[512] = "";
+	size_t cap = 0;
+	ssize_t n;
+	int found = 0;
+	FILE *f = fopen(path, "re");
+
+	if (f == NULL)
+		return -errno;
+	*nlines = 0;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		line[strcspn(line, "\r\n")] = '\0';
+		++*nlines;
+		if (!line[0])
+			continue;
+		if (!found && strcasestr(line, "error")) {
+			snprintf(out, outlen, "%s", line);
+			found = 1;
+		}
+		if (!agent[0] && agent_cause(line))
+			snprintf(agent, sizeof(agent), "%s", line);
+		snprintf(last, sizeof(last), "%s", line);
+	}
+	free(line);
+	fclose(f);
+	if (!found)
+		snprintf(out, outlen, "%s", agent[0] ? agent : last);
+	return out[0] ? 0 : -ENOENT;
 }
 
 int results_tail(const char *path, unsigned lines, char *out, size_t outlen)

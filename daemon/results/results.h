@@ -43,6 +43,10 @@ int results_commit(FILE *f, const char *tmp, const char *path);
  * more. */
 size_t results_split_csv(char *line, char **f, size_t max);
 
+/* Does the space-separated list hold the word tok (its first n bytes)?
+ * (Predictor parameters are such lists: "k=v k=v".) */
+int results_has_token(const char *list, const char *tok, size_t n);
+
 /* mkdir -p with mode 0755. */
 int results_mkdirs(const char *path);
 
@@ -57,7 +61,11 @@ int results_counters(const char *dir, const struct scenario *sc, unsigned rep,
 struct results_host {
 	pid_t pid;
 	int status;	     /* 0..255; 128+N for signal N */
-	const char *outcome; /* ok, failed, stopped, killed, aborted */
+	/* ok (exited by itself with 0), failed, ended (stopped by reckond
+	 * when the duration elapsed: the planned end), stopped (before
+	 * that: reckonctl stop, a signal, another host failed), killed
+	 * (after the grace time), aborted */
+	const char *outcome;
 };
 
 /* hosts.csv: rep,host,addr,pid,status,outcome. */
@@ -67,6 +75,69 @@ int results_hosts(const char *dir, const struct scenario *sc, unsigned rep,
 /* The last at most `lines` lines of a text file into out (NUL terminated,
  * each line indented by two spaces). */
 int results_tail(const char *path, unsigned lines, char *out, size_t outlen);
+
+/* The line of a host's log that says why it failed, into out (NUL
+ * terminated, no line end): the first line mentioning "error", else the
+ * first line a reckon-agent wrote that is no warning or statistic (its
+ * usage errors are one line), else the last non-empty line. *nlines gets
+ * the number of lines of the log. 0, -ENOENT for an empty log, -errno. */
+int results_error_line(const char *path, char *out, size_t outlen,
+		       unsigned *nlines);
+
+/*
+ * runinfo.c: what a run was and how it went, beside its numbers: the
+ * scenario, its seed, the date, the links' conditions; complete or
+ * partial (interrupted, stopped, cut short by the duration, fewer
+ * repetitions than asked), and why; and the accuracy of the emulation:
+ * the agents' worst timer lateness (timing-HOST.csv) against one tick of
+ * their play. Written to run.json, shown in the table, summary.json and
+ * index.html.
+ */
+struct run_info {
+	char scenario[64], path[PATH_MAX], mode[16];
+	uint64_t seed;
+	char date[40];		/* when the run started, UTC */
+	unsigned repetitions;
+	double duration_s;
+	char links[1024];	/* "a<>b 'SPEC', ..." */
+	char partial[512];	/* "" when complete, else why not */
+	unsigned timing_files;	/* agents that reported their timers */
+	double late_max_ms, tick_ms;
+	char late_host[64];
+	uint64_t bridge_lost;	/* frames the emulator lost on its own */
+	int degraded;		/* late_max_ms > tick_ms, or bridge_lost */
+};
+
+/* The scenario's facts, the date now; complete until told otherwise.
+ * mode: "emulation" or "simulation". */
+void run_info_init(struct run_info *ri, const struct scenario *sc,
+		   const char *mode);
+
+/* Mark the run partial, adding a reason (joined with "; "). */
+void run_info_partial(struct run_info *ri, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Read every timing-HOST.csv of the run (run_dir, or run_dir/rep-N):
+ * the worst lateness and the tick, and mark the run partial when an
+ * agent's play was cut off by a signal (and no other reason is known). */
+void run_info_timing(struct run_info *ri, const char *run_dir,
+		     unsigned repetitions);
+
+/* "complete" or "partial". */
+const char *run_info_status(const struct run_info *ri);
+
+/* One sentence on the timers' accuracy (degraded, fine, not measured). */
+void run_info_accuracy(const struct run_info *ri, char *buf, size_t len);
+
+/* Its fields as members of a JSON object (each line ending ",\n"). */
+void run_info_json_fields(FILE *f, const struct run_info *ri);
+
+/* run_dir/run.json. 0 or -errno. */
+int run_info_write(const char *run_dir, const struct run_info *ri);
+
+/* The lines the terminal table gets: before it (before = 1) the partial
+ * banner, after it the accuracy warning and the partial reminder. */
+void run_info_print(FILE *f, const struct run_info *ri, int before);
 
 /*
  * summary.c: the results of a run, aggregated. Every agent writes
@@ -88,6 +159,12 @@ int results_tail(const char *path, unsigned lines, char *out, size_t outlen);
  * skipped and counted in the JSON ("malformed_rows"). */
 int summary_write(const char *run_dir, unsigned repetitions, FILE *table_out);
 
+/* The same with what the run was and how it went (ri may be NULL): its
+ * fields go into summary.json, and the table says when the run is
+ * partial or its emulation degraded. */
+int summary_write_info(const char *run_dir, unsigned repetitions,
+		       const struct run_info *ri, FILE *table_out);
+
 /* Two-sided 95% quantile of Student's t with df degrees of freedom
  * (t such that P(T <= t) = 0.975); NAN for df == 0. */
 double summary_t975(unsigned df);
@@ -103,10 +180,13 @@ int summary_ci95(const double *x, size_t n, double *mean, double *half);
  * gnuplot a warning is logged, the figures are skipped and index.html
  * still shows the tables. Figures: for a run, the CDF of the per-entity
  * mean position error of each predictor (the metrics files hold
- * per-entity statistics, not per-frame samples); for a sweep, the error
- * against every link axis and the updates/s and error against every
- * predictor-parameter axis, one curve per predictor and per value of the
- * other axes, with 95% confidence intervals as error bars. A figure has
+ * per-entity statistics, not per-frame samples); for a sweep, the mean
+ * error, updates/s and bytes/s against every axis (drawn side by side),
+ * one curve per predictor and per value of the other axes, with 95%
+ * confidence intervals as error bars inside the y range (from 0, 8%
+ * above the highest bar), x padded at both ends, on a log scale when
+ * positive values span a factor of 20, and axes whose values differ in
+ * unit drawn at value positions labelled with the values. A figure has
  * at most 16 curves; more go into further figures NAME-2, NAME-3, ...
  */
 
@@ -120,18 +200,32 @@ const char *plot_gnuplot(void);
  * warned) or -errno. */
 int plot_run(const char *run_dir, unsigned repetitions);
 
+/* The same, with the run's facts on the page (ri may be NULL). */
+int plot_run_info(const char *run_dir, unsigned repetitions,
+		  const struct run_info *ri);
+
 /* dir/plots/ and dir/index.html for a sweep directory with sweep.csv. */
 int plot_sweep(const char *dir);
 
 /* ---- plot_html.c ---- */
 
-/* index.html of a directory: title, the figures plots/NAME.svg for each
- * of the n names (linked to the PNG), and csv (a file in dir) as a
- * table. link_col, when >= 0, is a column holding a grid point whose
- * cells link to points/pNNNNNN/index.html. 0 or -errno. */
-int plot_html(const char *dir, const char *title, const char *const *figs,
-	      const char *const *captions, unsigned n, const char *csv,
-	      int link_col);
+/* What index.html shows. */
+struct plot_page {
+	const char *title;	    /* "reckon run", "reckon sweep" */
+	const struct run_info *ri;  /* the run's facts; NULL: none */
+	const char *const *figs;    /* plots/NAME.svg, linked to the PNG */
+	const char *const *captions;
+	unsigned n;
+	const char *csv;  /* summary.csv or sweep.csv (a file in dir) */
+	const char *json; /* its JSON twin, linked; NULL: none */
+	int link_points;  /* the first column is a sweep point: link it to
+			   * points/pNNNNNN/index.html */
+};
+
+/* dir/index.html: the run's facts, the narrow summary table of pg->csv
+ * (predictor x condition: updates/s, bytes/s, error mean and p95 with
+ * their CIs), links to the raw files, the figures. 0 or -errno. */
+int plot_html(const char *dir, const struct plot_page *pg);
 
 /*
  * rundir.c: a run directory, opened and closed the same way by the
@@ -141,11 +235,14 @@ int plot_html(const char *dir, const char *title, const char *const *figs,
 struct results_run {
 	char dir[PATH_MAX]; /* absolute once open */
 	int log_fd;	    /* reckond.log, or -1 */
+	struct run_info info; /* what the run is; mark it partial here */
 };
 
 /* Make sc's run directory (under sc->results_dir, relative to cwd when
  * cwd is not NULL), write scenario.ini into it and copy the log into its
- * reckond.log. 0, or -errno (logged) when there is no directory. */
+ * reckond.log; run->info describes sc, mode "emulation" (the simulator
+ * writes "simulation" over it). 0, or -errno (logged) when there is no
+ * directory. */
 int results_run_open(struct results_run *run, const struct scenario *sc,
 		     const char *cwd);
 
@@ -155,9 +252,12 @@ int results_run_rep(const struct results_run *run, unsigned rep,
 		    unsigned nreps, char *buf, size_t len);
 
 /* After the last repetition with result (0, a host's exit status, or 1):
- * when 0, summary.csv/json, the table on stdout and the plots. No metrics
- * at all (-ENOENT) is no summary; any other summary error makes the result
- * 1. Logs the end, releases the log; returns the result. */
+ * run.json from run->info and the agents' timing files; when 0,
+ * summary.csv/json, the table on stdout and the plots, each saying when
+ * the run is partial or its emulation degraded. No metrics at all
+ * (-ENOENT) is no summary; any other summary error makes the result 1.
+ * Logs the end (finished, PARTIAL, FAILED), releases the log; returns
+ * the result. */
 int results_run_close(struct results_run *run, const struct scenario *sc,
 		      int result);
 

@@ -4,7 +4,8 @@
  * <results_dir>/<name>-<timestamp>/ (relative to the caller's cwd when one
  * is given), names it absolutely, writes the canonical scenario.ini and
  * copies every log line into reckond.log there; each repetition gets
- * rep-N/ when there are several. Closing a run that succeeded writes
+ * rep-N/ when there are several. Closing a run writes run.json (complete
+ * or partial, timer accuracy: runinfo.c) and, when it succeeded,
  * summary.csv/json, the table and the plots. One rule for a missing
  * summary: no metrics at all (a scenario of exec hosts) is no summary and
  * no failure; metrics that cannot be summarised fail the run.
@@ -28,6 +29,7 @@ int results_run_open(struct results_run *run, const struct scenario *sc,
 	int err;
 
 	run->log_fd = -1;
+	run_info_init(&run->info, sc, "emulation");
 	if (rd[0] != '/' && cwd != NULL)
 		err = results_path(parent, sizeof(parent), "%s/%s", cwd, rd);
 	else
@@ -74,18 +76,34 @@ int results_run_rep(const struct results_run *run, unsigned rep, unsigned nreps,
 int results_run_close(struct results_run *run, const struct scenario *sc,
 		      int result)
 {
-	if (result == 0) {
-		int err = summary_write(run->dir, sc->repetitions, stdout);
+	struct run_info *ri = &run->info;
+	char acc[300];
+	int err;
 
+	run_info_timing(ri, run->dir, sc->repetitions);
+	if ((err = run_info_write(run->dir, ri)) < 0)
+		log_warnx("%s/run.json: %s", run->dir, strerror(-err));
+	if (ri->degraded) {
+		run_info_accuracy(ri, acc, sizeof(acc));
+		log_warnx("%s: %s", sc->name, acc);
+	}
+	if (result == 0) {
+		err = summary_write_info(run->dir, sc->repetitions, ri, stdout);
 		if (err < 0 && err != -ENOENT) {
 			log_warnx("%s: summary: %s", run->dir, strerror(-err));
 			result = 1;
 		}
-		if (err == 0 && (err = plot_run(run->dir, sc->repetitions)) < 0)
+		if (err == 0 &&
+		    (err = plot_run_info(run->dir, sc->repetitions, ri)) < 0)
 			log_warnx("%s: plots: %s", run->dir, strerror(-err));
 	}
-	log_info("%s: %s; results in %s", sc->name,
-		 result == 0 ? "finished" : "FAILED", run->dir);
+	if (result != 0)
+		log_info("%s: FAILED; results in %s", sc->name, run->dir);
+	else if (ri->partial[0])
+		log_warnx("%s: PARTIAL (%s); results in %s", sc->name,
+			  ri->partial, run->dir);
+	else
+		log_info("%s: finished; results in %s", sc->name, run->dir);
 	results_run_release(run);
 	return result;
 }

@@ -400,7 +400,7 @@ static int write_csv(const char *dir, const struct row_out *rows, size_t n,
 
 static int write_json(const char *dir, const struct row_out *rows, size_t n,
 		      const struct agg *a, const struct lc_sum *lc,
-		      unsigned repetitions)
+		      unsigned repetitions, const struct run_info *ri)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f = open_tmp(dir, "summary.json", path, sizeof(path), tmp,
@@ -408,8 +408,11 @@ static int write_json(const char *dir, const struct row_out *rows, size_t n,
 
 	if (!f)
 		return -EIO;
+	fputs("{\n", f);
+	if (ri)
+		run_info_json_fields(f, ri);
 	fprintf(f,
-		"{\n  \"repetitions\": %u,\n  \"metrics_files\": %lu,\n"
+		"  \"repetitions\": %u,\n  \"metrics_files\": %lu,\n"
 		"  \"malformed_rows\": %lu,\n  \"confidence\": 0.95,\n"
 		"  \"rows\": [",
 		repetitions, a->files + lc_sum_files(lc),
@@ -456,20 +459,6 @@ static int same_pred(const struct row_out *a, const struct row_out *b)
 	       strcmp(a->g->params, b->g->params);
 }
 
-/* Does the space-separated list params hold token tok (len n)? */
-static int has_token(const char *params, const char *tok, size_t n)
-{
-	for (const char *p = params; *p;) {
-		size_t l = strcspn(p, " ");
-
-		if (l == n && !strncmp(p, tok, n))
-			return 1;
-		p += l;
-		p += strspn(p, " ");
-	}
-	return 0;
-}
-
 /* Label of row i: the parameters (k=v) of its predictor that not every
  * other row of the same predictor has, so that two rows of one predictor
  * can be told apart; "" when no other row has other parameters. */
@@ -486,7 +475,7 @@ static void params_label(const struct row_out *rows, size_t n, size_t i,
 
 		for (size_t j = 0; j < n && !differs; j++)
 			differs = j != i && same_pred(&rows[i], &rows[j]) &&
-				  !has_token(rows[j].g->params, p, l);
+				  !results_has_token(rows[j].g->params, p, l);
 		if (differs && used + l + 2 < len) {
 			if (used)
 				buf[used++] = ' ';
@@ -544,6 +533,12 @@ static void agg_free(struct agg *a)
 
 int summary_write(const char *run_dir, unsigned repetitions, FILE *table_out)
 {
+	return summary_write_info(run_dir, repetitions, NULL, table_out);
+}
+
+int summary_write_info(const char *run_dir, unsigned repetitions,
+		       const struct run_info *ri, FILE *table_out)
+{
 	struct agg a = {0};
 	struct row_out *rows = NULL;
 	struct lc_sum *lc = lc_sum_new();
@@ -580,11 +575,16 @@ int summary_write(const char *run_dir, unsigned repetitions, FILE *table_out)
 	if (!err)
 		err = write_csv(run_dir, rows, a.n_g, lc);
 	if (!err)
-		err = write_json(run_dir, rows, a.n_g, &a, lc, repetitions);
-	if (!err && table_out && (a.n_g || !lc_sum_files(lc)))
-		write_table(table_out, rows, a.n_g);
-	if (!err && table_out)
+		err = write_json(run_dir, rows, a.n_g, &a, lc, repetitions, ri);
+	if (!err && table_out) {
+		if (ri)
+			run_info_print(table_out, ri, 1);
+		if (a.n_g || !lc_sum_files(lc))
+			write_table(table_out, rows, a.n_g);
 		lc_sum_table(lc, table_out);
+		if (ri)
+			run_info_print(table_out, ri, 0);
+	}
 	free(rows);
 	agg_free(&a);
 	lc_sum_free(lc);

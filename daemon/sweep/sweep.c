@@ -32,6 +32,23 @@ struct sweep_ctx {
 	int plots;
 };
 
+/* After getopt_long returned c ('?' or ':'): one line naming the option
+ * and a pointer to --help; status 2. */
+static int bad_option(int c, char *argv[])
+{
+	if (c == ':')
+		fprintf(stderr, "reckond sweep: option '%s' needs a value\n",
+			argv[optind - 1]);
+	else if (optopt > 0 && optopt < 128)
+		fprintf(stderr, "reckond sweep: unknown option '-%c'\n",
+			optopt);
+	else
+		fprintf(stderr, "reckond sweep: unknown option '%s'\n",
+			argv[optind - 1]);
+	fputs("see 'reckond sweep --help'\n", stderr);
+	return 2;
+}
+
 /* The usage text: on stdout with status 0 for --help, else on stderr
  * with status 2. */
 static int usage(int status)
@@ -230,7 +247,9 @@ int sweep_main(int argc, char *argv[], const struct run_opts *o)
 	size_t n = 0;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+hj:o:", longopts, NULL)) != -1) {
+	opterr = 0; /* the error lines are ours: bad_option */
+	while ((ch = getopt_long(argc, argv, "+:hj:o:", longopts, NULL)) !=
+	       -1) {
 		uint64_t u;
 
 		switch (ch) {
@@ -267,7 +286,7 @@ int sweep_main(int argc, char *argv[], const struct run_opts *o)
 		case 'h':
 			return usage(0);
 		default:
-			return usage(2);
+			return bad_option(ch, argv);
 		}
 	}
 	if (optind != argc - 1)

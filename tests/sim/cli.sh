@@ -5,8 +5,9 @@
 # files, counters, hosts, changes, summary.csv and .json) and prints the
 # progress lines and the table; `mode = simulate` makes `reckond run`
 # simulate too; a scenario with an exec host is refused with its name
-# and leaves no results directory. `reckond --help` and `reckond COMMAND
-# --help` print the usage on stdout and exit 0.
+# and leaves no results directory; the run is complete, and the same
+# play in 3 s is partial. `reckond --help` and `reckond COMMAND --help`
+# print the usage on stdout and exit 0.
 #
 #   p --(delay 20ms loss 5%)--> srv --(same)--> o1, o2   (virtual time)
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +46,7 @@ INI
 reckond_do cs sim "$tmp/cs.ini"
 [ "$rc" -eq 0 ] || fail "reckond sim exited with $rc"
 [ -d "$rundir" ] || fail "no results line in the output"
+cs_dir=$rundir
 for f in scenario.ini reckond.log summary.csv summary.json; do
 	[ -s "$rundir/$f" ] || fail "no $f in $rundir"
 done
@@ -98,8 +100,20 @@ grep -q "host pinger: runs a command (exec = ...), which cannot be simulated" \
 [ ! -d "$tmp/results" ] || ! ls "$tmp/results" | grep -q simexec ||
 	fail "a refused scenario left a results directory"
 
+# the simcli run played everything: complete; the same play in 3 s (its
+# [schedule], the file's last section, dropped) is cut off by the
+# duration: partial, in the table and summary.json
+grep -q '"status": "complete"' "$cs_dir/summary.json" || fail "simcli: not complete"
+sed 's/^duration = 10s/duration = 3s/; s/^name = simcli/name = simcut/; /^\[schedule\]/,$d' "$tmp/cs.ini" >"$tmp/cut.ini"
+(cd "$tmp" && "$reckond" -q sim "$tmp/cut.ini") >"$tmp/cut.out" 2>"$tmp/cut.err" ||
+	fail "reckond sim cut.ini failed"
+grep -q "^PARTIAL RUN: the play did not fit the scenario's duration (3.0 s)" "$tmp/cut.out" ||
+	fail "cut.ini: the table does not say PARTIAL: $(head -n 2 "$tmp/cut.out")"
+cutdir=$(sed -n 's/^results: //p' "$tmp/cut.out")
+grep -q '"status": "partial"' "$cutdir/summary.json" || fail "cut.ini: summary.json not partial"
+
 # --help, alone and after each command: the usage on stdout, exit 0; a
-# wrong option still exits 2 with the usage on stderr
+# wrong option exits 2 naming it on stderr
 for args in "--help" "-h" "run --help" "sim --help" "sweep --help" "cleanup --help"; do
 	# shellcheck disable=SC2086 # the words are meant to split
 	"$reckond" $args >"$tmp/help.out" 2>"$tmp/help.err" ||
@@ -109,6 +123,6 @@ for args in "--help" "-h" "run --help" "sim --help" "sweep --help" "cleanup --he
 done
 "$reckond" sweep --help | grep -q -- '-j, --jobs N' || fail "reckond sweep --help: no options"
 "$reckond" --bogus >"$tmp/help.out" 2>"$tmp/help.err" && fail "reckond --bogus exited 0"
-[ $? -eq 2 ] && grep -q '^usage: reckond' "$tmp/help.err" ||
-	fail "reckond --bogus: want exit 2 and the usage on stderr"
+[ $? -eq 2 ] && grep -q "^reckond: unknown option '--bogus'" "$tmp/help.err" ||
+	fail "reckond --bogus: want exit 2 and the option named on stderr"
 pass "reckond sim: results directory, progress, table, mode = simulate, exec refused; --help"

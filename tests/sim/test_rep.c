@@ -324,7 +324,7 @@ Test(sim_rep, duration_stops_and_schedule_applies)
 	run(sc, 1, d, NULL);
 	snprintf(f, sizeof(f), "%s/hosts.csv", d);
 	hosts = fx_slurp(f, NULL);
-	cr_assert_not_null(strstr(hosts, ",obs,10.77.0.3,0,0,stopped"), "%s",
+	cr_assert_not_null(strstr(hosts, ",obs,10.77.0.3,0,0,ended"), "%s",
 			   hosts);
 	free(hosts);
 	snprintf(f, sizeof(f), "%s/changes.csv", d);
@@ -341,6 +341,12 @@ Test(sim_rep, duration_stops_and_schedule_applies)
 	snprintf(f, sizeof(f), "%s/metrics-obs.csv", d);
 	cr_assert_eq(col_all(f, "duration_s", "3.425000"), 8,
 		     "want 8 rows (2 lanes x 4 entities) of 3.425 s");
+	/* its timing file: stopped ("signal") after 3.425 of 6 s of play,
+	 * which is what makes reckond call the run partial */
+	snprintf(f, sizeof(f), "%s/timing-obs.csv", d);
+	cr_assert_eq(col_all(f, "end", "signal"), 1);
+	cr_assert_eq(col_all(f, "played_s", "3.425"), 1);
+	cr_assert_eq(col_all(f, "late_max_ms", "0.000"), 1);
 	scenario_free(sc);
 	fx_rmdir(tmp);
 }
