@@ -58,10 +58,9 @@ static int parse(struct fps_opts *o, int server, int argc, char *argv[],
 
 	fps_opts_init(o, server);
 	if (agent_opts_env(&o->run, now, err, sizeof(err)) ||
-	    fps_opts_parse(o, argc, argv, now, err, sizeof(err))) {
-		fprintf(stderr, "reckon-agent: %s\n", err);
-		return -EINVAL;
-	}
+	    fps_opts_parse(o, argc, argv, now, err, sizeof(err)))
+		return cmd_usage_error(server ? "fps-server" : "fps-client",
+				       "%s", err);
 	if (!o->run.start_set) {
 		o->run.start_ns = now + 1000000000;
 		o->run.start_set = 1;
@@ -321,11 +320,14 @@ static int run(int server, int argc, char *argv[])
 	char why[160] = "";
 	int err;
 
-	if (parse(&o, server, argc, argv, shell_now_ns())) {
-		fprintf(stderr, "usage: reckon-agent %s [options]\n%s",
-			server ? "fps-server" : "fps-client", fps_usage_text);
-		return 2;
+	if (cmd_help_asked(argc, argv)) {
+		printf("usage: reckon-agent %s [options]\n%s",
+		       server ? "fps-server" : "fps-client", fps_usage_text);
+		return 0;
 	}
+	err = parse(&o, server, argc, argv, shell_now_ns());
+	if (err)
+		return err;
 	if (fps_map_load(o.map, &m, why, sizeof(why))) {
 		fprintf(stderr, "reckon-agent: %s\n", why);
 		return 1;

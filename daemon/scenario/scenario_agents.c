@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "agent_io.h"
+#include "fps_opts.h"
 #include "scenario.h"
 #include "scenario_int.h"
 #include "world/map.h"
@@ -232,6 +233,26 @@ static int seen_before(struct seen *s, const char *kind, const char *name)
 	return 0;
 }
 
+/* A lag-compensation role's args, parsed by its own parser (the one
+ * reckon-agent fps-server/fps-client and the simulator use). */
+static void check_fps_agent(struct sc_loader *L, const struct sc_host *h,
+			    const struct sc_words *w, const char *sec)
+{
+	struct fps_opts *o = calloc(1, sizeof(*o));
+	char err[512];
+
+	if (o == NULL) {
+		L->oom = 1;
+		return;
+	}
+	fps_opts_init(o, strcmp(h->role, "fps-server") == 0);
+	if (fps_opts_parse(o, w->argc - 1, w->argv + 1, 0, err, sizeof(err)) <
+	    0)
+		sc_report(L, sc_host_line(L, h, "args"), sec, "args",
+			  "reckon-agent %s: %s", h->role, err);
+	free(o);
+}
+
 /* Parse h's options with the agent's own parser; read what it names. */
 static void check_agent(struct sc_loader *L, const struct sc_host *h,
 			const struct sc_words *w, const char *sec,
@@ -313,7 +334,7 @@ void sc_game_finish(struct sc_loader *L)
 		struct sc_words w;
 
 		snprintf(sec, sizeof(sec), "host %s", h->name);
-		if (sc_role_of(h) == NULL)
+		if (sc_role_of(h) == NULL || sc_role_of(h)->own_game)
 			continue;
 		if (scenario_words_split(h->role, h->args, &w, err,
 					 sizeof(err)) < 0) {
@@ -347,6 +368,11 @@ void sc_game_finish(struct sc_loader *L)
 					 sizeof(err)) < 0) {
 			sc_report(L, sc_host_line(L, h, "args"), sec, "args",
 				  "%s", err);
+			continue;
+		}
+		if (r && r->own_game) {
+			check_fps_agent(L, h, &w, sec);
+			scenario_words_free(&w);
 			continue;
 		}
 		if (r && sc->game.present) {

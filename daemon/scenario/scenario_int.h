@@ -334,6 +334,7 @@ struct sc_role {
 	int plays;    /* gets bots and sends updates */
 	int receives; /* a destination of updates */
 	int truth;    /* plays the game (needs [game]'s map or trace) */
+	int own_game; /* its args hold its own game: [game] builds nothing */
 };
 extern const struct sc_role sc_roles[];
 const struct sc_role *sc_role_find(const char *name);

@@ -11,12 +11,16 @@
 
 /* The roles a host can take. plays: gets bots and sends updates;
  * receives: a destination of players (observer) or of players and
- * forwarding to observers (relay); truth: needs the game. */
+ * forwarding to observers (relay); truth: needs the game; own_game: the
+ * lag-compensation roles (docs/lagcomp.md) take their match from their
+ * own args, checked by their own parser (fps_opts_parse). */
 const struct sc_role sc_roles[] = {
-	{"player", 1, 0, 1},
-	{"observer", 0, 1, 1},
-	{"relay", 0, 1, 0},
-	{NULL, 0, 0, 0},
+	{"player", 1, 0, 1, 0},
+	{"observer", 0, 1, 1, 0},
+	{"relay", 0, 1, 0, 0},
+	{"fps-server", 0, 0, 0, 1},
+	{"fps-client", 0, 0, 0, 1},
+	{NULL, 0, 0, 0, 0},
 };
 
 const struct sc_role *sc_role_find(const char *name)

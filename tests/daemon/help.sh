@@ -29,11 +29,11 @@ for c in run sim sweep cleanup; do
 	check_help "$reckond" "$c"
 done
 check_help "$reckonctl"
-for c in spec status set stop run shutdown merge; do
+for c in spec status set stop run shutdown view merge; do
 	check_help "$reckonctl" "$c"
 done
 check_help "$agent"
-for c in trace replay player observer relay now; do
+for c in trace replay player observer relay now fps-server fps-client; do
 	check_help "$agent" "$c"
 done
 for c in gen check stats import map-svg map-check; do
@@ -41,7 +41,7 @@ for c in gen check stats import map-svg map-check; do
 done
 # every command reckon-agent --help lists is covered above
 for c in $("$agent" --help | sed -n 's/^ *\(usage:\)\{0,1\} *reckon-agent \([a-z-]*\).*/\2/p' | sort -u); do
-	case " trace replay player observer relay now " in
+	case " trace replay player observer relay now fps-server fps-client " in
 	*" $c "*) ;;
 	*) fail "reckon-agent --help lists '$c', which this test does not check" ;;
 	esac

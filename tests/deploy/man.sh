@@ -53,7 +53,7 @@ check() { # PAGE PROGRAM: stdin is the usage text
 	text=$(render "$1")
 	for w in $(printf '%s\n' "$usage" | words | sort -u) \
 		$(printf '%s\n' "$usage" | sed -nE "s/^(usage: +| +)$2 +(\[[^]]*\] +)*([a-z][a-z-]+).*/\3/p" | sort -u); do
-		case $w in --help | -h) ;; esac
+		case $w in --help | -h) continue ;; esac
 		grep -qF -- "$w" <<<"$text" || fail "$1 does not mention '$w' of $2's usage"
 		n=$((n + 1))
 	done
