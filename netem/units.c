@@ -305,44 +305,44 @@ static int parse_integer(const char *tok, int base, long long lo,
 	return 0;
 }
 
-int netem_parse_u32(const char *tok, uint32_t *v, char *why)
+static int parse_u32(const char *tok, int base, uint32_t *v, char *why)
 {
 	long long x;
-	int rc = parse_integer(tok, 10, 0, UINT32_MAX, &x, why);
+	int rc = parse_integer(tok, base, 0, UINT32_MAX, &x, why);
 
 	if (rc == 0)
 		*v = (uint32_t)x;
 	return rc;
+}
+
+static int parse_s32(const char *tok, int base, int32_t *v, char *why)
+{
+	long long x;
+	int rc = parse_integer(tok, base, INT32_MIN, INT32_MAX, &x, why);
+
+	if (rc == 0)
+		*v = (int32_t)x;
+	return rc;
+}
+
+int netem_parse_u32(const char *tok, uint32_t *v, char *why)
+{
+	return parse_u32(tok, 10, v, why);
 }
 
 int netem_parse_s32(const char *tok, int32_t *v, char *why)
 {
-	long long x;
-	int rc = parse_integer(tok, 10, INT32_MIN, INT32_MAX, &x, why);
-
-	if (rc == 0)
-		*v = (int32_t)x;
-	return rc;
+	return parse_s32(tok, 10, v, why);
 }
 
 int netem_parse_tc_u32(const char *tok, uint32_t *v, char *why)
 {
-	long long x;
-	int rc = parse_integer(tok, 0, 0, UINT32_MAX, &x, why);
-
-	if (rc == 0)
-		*v = (uint32_t)x;
-	return rc;
+	return parse_u32(tok, 0, v, why);
 }
 
 int netem_parse_tc_s32(const char *tok, int32_t *v, char *why)
 {
-	long long x;
-	int rc = parse_integer(tok, 0, INT32_MIN, INT32_MAX, &x, why);
-
-	if (rc == 0)
-		*v = (int32_t)x;
-	return rc;
+	return parse_s32(tok, 0, v, why);
 }
 
 uint32_t netem_prob_from_double(double p)
