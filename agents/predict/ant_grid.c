@@ -113,51 +113,87 @@ double ant_grid_get(const struct ant_grid *g, int i, int j)
 	return g->ph[(size_t)j * g->nx + i];
 }
 
-/* Add v to nxt[c], listing c in act2 the first time this frame. */
-static inline void put(struct ant_grid *g, int c, double v, size_t *n2)
+/* The frame being built by ant_grid_spread, in locals: nxt receives,
+ * list collects the cells reached (on[c] == mark once listed). */
+struct spread_to {
+	double *nxt;
+	uint8_t *on;
+	int *list;
+	size_t n;
+	uint8_t mark;
+};
+
+/* Add v to nxt[c], listing c the first time this frame. */
+static inline void put(struct spread_to *o, int c, double v)
 {
-	if (g->on[c] != g->mark) {
-		g->on[c] = g->mark;
-		g->act2[(*n2)++] = c;
+	if (o->on[c] != o->mark) {
+		o->on[c] = o->mark;
+		o->list[o->n++] = c;
 	}
-	g->nxt[c] += v;
+	o->nxt[c] += v;
+}
+
+/* Cell c's dissemination of v: keep to itself, share = give v / |N(c)|
+ * to each valid neighbour, in the order +x, -x, +y, -y. A cell with all
+ * four neighbours (most of them) takes the unrolled branch; dividing by
+ * 4 and multiplying by 0.25 round alike. */
+static inline void spread_cell(struct spread_to *o, int c, unsigned nb,
+			       unsigned deg, int nx, double v, double keep,
+			       double give)
+{
+	double share;
+
+	put(o, c, keep * v);
+	if ((nb & 15u) == 15u) {
+		share = give * v * 0.25;
+		put(o, c + 1, share);
+		put(o, c - 1, share);
+		put(o, c + nx, share);
+		put(o, c - nx, share);
+		return;
+	}
+	share = give * v / deg;
+	for (int d = 0; d < 4; d++)
+		if (nb & (1u << d))
+			put(o, c + DX[d] + DY[d] * nx, share);
 }
 
 void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 {
-	size_t n2 = 0;
-	int *t;
-	double *tp;
+	struct spread_to o;
+	double keep = eps * (1.0 - gamma), give = eps * gamma;
+	double *ph = g->ph;
+	const int *act = g->act;
+	size_t n = g->n_act;
+	int nx = g->nx;
 
 	/* on[c] == mark: c is in the list being built; the listed cells of
 	 * the previous frame hold the other mark (1, 2), unlisted ones 0 */
 	g->mark = g->mark == 1 ? 2 : 1;
-	for (size_t a = 0; a < g->n_act; a++) {
-		int c = g->act[a];
-		double v = g->ph[c];
+	o.nxt = g->nxt;
+	o.on = g->on;
+	o.list = g->act2;
+	o.n = 0;
+	o.mark = g->mark;
+	for (size_t a = 0; a < n; a++) {
+		int c = act[a];
+		double v = ph[c];
 
-		g->ph[c] = 0;
+		ph[c] = 0;
 		if (!(g->nb[c] & NB_KNOWN))
 			links(g, c);
-		if (g->deg[c] == 0) {
-			put(g, c, eps * v, &n2);
-			continue;
-		}
-		put(g, c, eps * (1.0 - gamma) * v, &n2);
-		double share = eps * gamma * v / g->deg[c];
-
-		for (int d = 0; d < 4; d++)
-			if (g->nb[c] & (1u << d))
-				put(g, c + DX[d] + DY[d] * g->nx, share, &n2);
+		if (g->deg[c] == 0)
+			put(&o, c, eps * v);
+		else
+			spread_cell(&o, c, g->nb[c], g->deg[c], nx, v, keep,
+				    give);
 	}
 	/* ph is all zero again: swap it with nxt */
-	tp = g->ph;
-	g->ph = g->nxt;
-	g->nxt = tp;
-	t = g->act;
-	g->act = g->act2;
-	g->act2 = t;
-	g->n_act = n2;
+	g->ph = o.nxt;
+	g->nxt = ph;
+	g->act2 = g->act;
+	g->act = o.list;
+	g->n_act = o.n;
 }
 
 void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
@@ -177,23 +213,26 @@ void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
 
 void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
 {
-	size_t m = 0;
+	double *ph = g->ph;
+	uint8_t *on = g->on;
+	int *act = g->act;
+	size_t m = 0, n = g->n_act;
+	int cap = ph_max > 0;
 
-	for (size_t a = 0; a < g->n_act; a++) {
-		int c = g->act[a];
-		double v = g->ph[c];
+	/* without branches on the values: a dropped cell is written over
+	 * by the next kept one */
+	for (size_t a = 0; a < n; a++) {
+		int c = act[a];
+		double v = ph[c];
+		int keep;
 
-		if (ph_max > 0 && v > ph_max)
-			v = ph_max;
-		if (ph_max > 0 && v < -ph_max)
-			v = -ph_max;
-		if (fabs(v) < floor_v || v == 0) {
-			g->ph[c] = 0;
-			g->on[c] = 0;
-			continue;
-		}
-		g->ph[c] = v;
-		g->act[m++] = c;
+		v = cap && v > ph_max ? ph_max : v;
+		v = cap && v < -ph_max ? -ph_max : v;
+		keep = !(fabs(v) < floor_v || v == 0);
+		ph[c] = keep ? v : 0.0;
+		on[c] = keep ? on[c] : 0;
+		act[m] = c;
+		m += (size_t)keep;
 	}
 	g->n_act = m;
 }
