@@ -75,7 +75,9 @@ int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
 	n.on = calloc(cells, 1);
 	n.act = malloc(cells * sizeof(int));
 	n.act2 = malloc(cells * sizeof(int));
-	if (!n.ph || !n.nxt || !n.nb || !n.deg || !n.on || !n.act || !n.act2) {
+	n.snap = malloc(cells * sizeof(double));
+	if (!n.ph || !n.nxt || !n.nb || !n.deg || !n.on || !n.act || !n.act2 ||
+	    !n.snap) {
 		ant_grid_free(&n);
 		return -ENOMEM;
 	}
@@ -96,6 +98,9 @@ void ant_grid_free(struct ant_grid *g)
 	free(g->on);
 	free(g->act);
 	free(g->act2);
+	free(g->snap);
+	free(g->q);
+	free(g->last);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -170,6 +175,7 @@ void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 	/* on[c] == mark: c is in the list being built; the listed cells of
 	 * the previous frame hold the other mark (1, 2), unlisted ones 0 */
 	g->mark = g->mark == 1 ? 2 : 1;
+	g->steady = 0;
 	o.nxt = g->nxt;
 	o.on = g->on;
 	o.list = g->act2;
@@ -196,12 +202,8 @@ void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 	g->n_act = o.n;
 }
 
-void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
+static void deposit_cell(struct ant_grid *g, int c, double amount)
 {
-	int c = ant_grid_cell(g, x, y);
-
-	if (c < 0 || amount == 0)
-		return;
 	if (!g->mark)
 		g->mark = 1;
 	if (g->on[c] != g->mark) {
@@ -209,6 +211,16 @@ void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
 		g->act[g->n_act++] = c;
 	}
 	g->ph[c] += amount;
+}
+
+void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
+{
+	int c = ant_grid_cell(g, x, y);
+
+	if (c < 0 || amount == 0)
+		return;
+	g->steady = 0;
+	deposit_cell(g, c, amount);
 }
 
 void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
@@ -219,6 +231,7 @@ void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
 	size_t m = 0, n = g->n_act;
 	int cap = ph_max > 0;
 
+	g->steady = 0;
 	/* without branches on the values: a dropped cell is written over
 	 * by the next kept one */
 	for (size_t a = 0; a < n; a++) {
@@ -235,6 +248,89 @@ void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
 		m += (size_t)keep;
 	}
 	g->n_act = m;
+}
+
+int ant_grid_queue(struct ant_grid *g, double x, double y, double amount)
+{
+	int c = ant_grid_cell(g, x, y);
+
+	if (c < 0 || amount == 0)
+		return 0;
+	if (g->n_q == g->cap_q) {
+		size_t cap = g->cap_q ? 2 * g->cap_q : 64;
+		struct ant_deposit *q = realloc(g->q, cap * sizeof(*q));
+
+		if (!q)
+			return -ENOMEM;
+		g->q = q;
+		g->cap_q = cap;
+	}
+	g->q[g->n_q].cell = c;
+	g->q[g->n_q].amount = amount;
+	g->n_q++;
+	return 0;
+}
+
+/* 1 if this frame's queue and parameters are the last frame's, bit for
+ * bit. */
+static int same_frame(const struct ant_grid *g, const double par[4])
+{
+	if (g->n_q != g->n_last ||
+	    memcmp(par, g->last_par, sizeof(g->last_par)))
+		return 0;
+	for (size_t i = 0; i < g->n_q; i++)
+		if (g->q[i].cell != g->last[i].cell ||
+		    memcmp(&g->q[i].amount, &g->last[i].amount,
+			   sizeof(double)))
+			return 0;
+	return 1;
+}
+
+/* 1 if the list (act) and its values are those saved in act2 and snap
+ * before the frame. */
+static int unchanged(const struct ant_grid *g, size_t n0)
+{
+	if (g->n_act != n0)
+		return 0;
+	for (size_t a = 0; a < n0; a++)
+		if (g->act[a] != g->act2[a] ||
+		    g->ph[g->act[a]] != g->snap[a])
+			return 0;
+	return 1;
+}
+
+void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
+		    double ph_max, double floor_v)
+{
+	double par[4] = {eps, gamma, ph_max, floor_v};
+	size_t n0 = g->n_act;
+	struct ant_deposit *t;
+
+	if (g->steady && same_frame(g, par)) {
+		g->n_q = 0;
+		return;
+	}
+	for (size_t a = 0; a < n0; a++)
+		g->snap[a] = g->ph[g->act[a]];
+	/* spread leaves the list it walked in act2; the deposits and the
+	 * settle touch only act */
+	ant_grid_spread(g, eps, gamma);
+	for (size_t i = 0; i < g->n_q; i++)
+		deposit_cell(g, g->q[i].cell, g->q[i].amount);
+	ant_grid_settle(g, ph_max, floor_v);
+	g->steady = unchanged(g, n0);
+	memcpy(g->last_par, par, sizeof(par));
+	t = g->last;
+	g->last = g->q;
+	g->q = t;
+	g->n_last = g->n_q;
+	g->n_q = 0;
+	{
+		size_t c = g->cap_last;
+
+		g->cap_last = g->cap_q;
+		g->cap_q = c;
+	}
 }
 
 static int in_cone(const struct ant_force_opts *o, double dx, double dy,
