@@ -73,8 +73,8 @@ int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
 	n.nb = calloc(cells, 1);
 	n.deg = calloc(cells, 1);
 	n.on = calloc(cells, 1);
-	n.act = malloc(cells * sizeof(int));
-	n.act2 = malloc(cells * sizeof(int));
+	n.act = malloc((cells + 1) * sizeof(int));
+	n.act2 = malloc((cells + 1) * sizeof(int));
 	n.snap = malloc(cells * sizeof(double));
 	if (!n.ph || !n.nxt || !n.nb || !n.deg || !n.on || !n.act || !n.act2 ||
 	    !n.snap) {
@@ -128,13 +128,14 @@ struct spread_to {
 	uint8_t mark;
 };
 
-/* Add v to nxt[c], listing c the first time this frame. */
+/* Add v to nxt[c], listing c the first time this frame. Without a
+ * branch: list[n] is written always and kept only when c is new (the
+ * lists have room for one more than every cell). */
 static inline void put(struct spread_to *o, int c, double v)
 {
-	if (o->on[c] != o->mark) {
-		o->on[c] = o->mark;
-		o->list[o->n++] = c;
-	}
+	o->list[o->n] = c;
+	o->n += o->on[c] != o->mark;
+	o->on[c] = o->mark;
 	o->nxt[c] += v;
 }
 
@@ -233,17 +234,20 @@ void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
 
 	g->steady = 0;
 	/* without branches on the values: a dropped cell is written over
-	 * by the next kept one */
+	 * by the next kept one, its value and mark are masked to 0 */
 	for (size_t a = 0; a < n; a++) {
 		int c = act[a];
 		double v = ph[c];
+		uint64_t bits;
 		int keep;
 
 		v = cap && v > ph_max ? ph_max : v;
 		v = cap && v < -ph_max ? -ph_max : v;
-		keep = !(fabs(v) < floor_v || v == 0);
-		ph[c] = keep ? v : 0.0;
-		on[c] = keep ? on[c] : 0;
+		keep = !(fabs(v) < floor_v) & !(v == 0);
+		memcpy(&bits, &v, sizeof(bits));
+		bits &= -(uint64_t)keep;
+		memcpy(&ph[c], &bits, sizeof(bits));
+		on[c] &= (uint8_t)-keep;
 		act[m] = c;
 		m += (size_t)keep;
 	}
