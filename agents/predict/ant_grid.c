@@ -68,11 +68,12 @@ int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
 	cells = (size_t)n.nx * (size_t)n.ny;
 	if (cells > 16u << 20)
 		return -EINVAL;
-	n.ph = calloc(cells, sizeof(double));
-	n.nxt = calloc(cells, sizeof(double));
+	/* ph, nxt and on have one more slot, the sink (see spread_cell) */
+	n.ph = calloc(cells + 1, sizeof(double));
+	n.nxt = calloc(cells + 1, sizeof(double));
 	n.nb = calloc(cells, 1);
 	n.deg = calloc(cells, 1);
-	n.on = calloc(cells, 1);
+	n.on = calloc(cells + 1, 1);
 	n.act = malloc((cells + 1) * sizeof(int));
 	n.act2 = malloc((cells + 1) * sizeof(int));
 	n.snap = malloc(cells * sizeof(double));
@@ -140,28 +141,20 @@ static inline void put(struct spread_to *o, int c, double v)
 }
 
 /* Cell c's dissemination of v: keep to itself, share = give v / |N(c)|
- * to each valid neighbour, in the order +x, -x, +y, -y. A cell with all
- * four neighbours (most of them) takes the unrolled branch; dividing by
- * 4 and multiplying by 0.25 round alike. */
+ * to each valid neighbour, in the order +x, -x, +y, -y. Without a
+ * branch: an invalid neighbour's share goes to the sink, a slot past the
+ * last cell that is always marked listed and never read. */
 static inline void spread_cell(struct spread_to *o, int c, unsigned nb,
-			       unsigned deg, int nx, double v, double keep,
-			       double give)
+			       unsigned deg, int nx, int sink, double v,
+			       double keep, double give)
 {
-	double share;
+	double share = give * v / deg;
 
 	put(o, c, keep * v);
-	if ((nb & 15u) == 15u) {
-		share = give * v * 0.25;
-		put(o, c + 1, share);
-		put(o, c - 1, share);
-		put(o, c + nx, share);
-		put(o, c - nx, share);
-		return;
-	}
-	share = give * v / deg;
-	for (int d = 0; d < 4; d++)
-		if (nb & (1u << d))
-			put(o, c + DX[d] + DY[d] * nx, share);
+	put(o, nb & 1u ? c + 1 : sink, share);
+	put(o, nb & 2u ? c - 1 : sink, share);
+	put(o, nb & 4u ? c + nx : sink, share);
+	put(o, nb & 8u ? c - nx : sink, share);
 }
 
 void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
@@ -171,7 +164,7 @@ void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 	double *ph = g->ph;
 	const int *act = g->act;
 	size_t n = g->n_act;
-	int nx = g->nx;
+	int nx = g->nx, sink = g->nx * g->ny;
 
 	/* on[c] == mark: c is in the list being built; the listed cells of
 	 * the previous frame hold the other mark (1, 2), unlisted ones 0 */
@@ -182,6 +175,7 @@ void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 	o.list = g->act2;
 	o.n = 0;
 	o.mark = g->mark;
+	o.on[sink] = o.mark;
 	for (size_t a = 0; a < n; a++) {
 		int c = act[a];
 		double v = ph[c];
@@ -192,10 +186,10 @@ void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 		if (g->deg[c] == 0)
 			put(&o, c, eps * v);
 		else
-			spread_cell(&o, c, g->nb[c], g->deg[c], nx, v, keep,
-				    give);
+			spread_cell(&o, c, g->nb[c], g->deg[c], nx, sink, v,
+				    keep, give);
 	}
-	/* ph is all zero again: swap it with nxt */
+	/* ph is all zero again (but for the sink): swap it with nxt */
 	g->ph = o.nxt;
 	g->nxt = ph;
 	g->act2 = g->act;
@@ -309,20 +303,24 @@ void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
 	double par[4] = {eps, gamma, ph_max, floor_v};
 	size_t n0 = g->n_act;
 	struct ant_deposit *t;
+	int same = same_frame(g, par);
 
-	if (g->steady && same_frame(g, par)) {
+	if (g->steady && same) {
 		g->n_q = 0;
 		return;
 	}
-	for (size_t a = 0; a < n0; a++)
-		g->snap[a] = g->ph[g->act[a]];
+	/* only a frame with the last frame's deposits can reach the fixed
+	 * point the next frame skips on */
+	if (same)
+		for (size_t a = 0; a < n0; a++)
+			g->snap[a] = g->ph[g->act[a]];
 	/* spread leaves the list it walked in act2; the deposits and the
 	 * settle touch only act */
 	ant_grid_spread(g, eps, gamma);
 	for (size_t i = 0; i < g->n_q; i++)
 		deposit_cell(g, g->q[i].cell, g->q[i].amount);
 	ant_grid_settle(g, ph_max, floor_v);
-	g->steady = unchanged(g, n0);
+	g->steady = same && unchanged(g, n0);
 	memcpy(g->last_par, par, sizeof(par));
 	t = g->last;
 	g->last = g->q;
