@@ -114,9 +114,43 @@ int ant_grid_cell(const struct ant_grid *g, double x, double y)
 	return (int)fy * g->nx + (int)fx;
 }
 
+/* Eq. 6's cap at +-ph_max (ph_max <= 0: none) and drop of |v| < floor
+ * to +0, without branches on v. */
+static inline double capped(double v, double ph_max, double floor_v)
+{
+	int cap = ph_max > 0, keep;
+	uint64_t bits;
+
+	v = cap && v > ph_max ? ph_max : v;
+	v = cap && v < -ph_max ? -ph_max : v;
+	keep = !(fabs(v) < floor_v) & !(v == 0);
+	memcpy(&bits, &v, sizeof(bits));
+	bits &= -(uint64_t)keep;
+	memcpy(&v, &bits, sizeof(bits));
+	return v;
+}
+
+/* A value of ph as read: settled when the settle is pending. */
+static inline double ph_at(const struct ant_grid *g, size_t c)
+{
+	return g->pend ? capped(g->ph[c], g->pend_max, g->pend_floor)
+		       : g->ph[c];
+}
+
+static void settle_list(struct ant_grid *g, double ph_max, double floor_v);
+
+/* Apply a pending settle now. */
+static void flush(struct ant_grid *g)
+{
+	if (g->pend) {
+		g->pend = 0;
+		settle_list(g, g->pend_max, g->pend_floor);
+	}
+}
+
 double ant_grid_get(const struct ant_grid *g, int i, int j)
 {
-	return g->ph[(size_t)j * g->nx + i];
+	return ph_at(g, (size_t)j * g->nx + i);
 }
 
 /* The frame being built by ant_grid_spread, in locals: nxt receives,
@@ -164,12 +198,14 @@ void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 	double *ph = g->ph;
 	const int *act = g->act;
 	size_t n = g->n_act;
-	int nx = g->nx, sink = g->nx * g->ny;
+	int nx = g->nx, sink = g->nx * g->ny, pend = g->pend;
+	double pm = g->pend_max, pf = g->pend_floor;
 
 	/* on[c] == mark: c is in the list being built; the listed cells of
 	 * the previous frame hold the other mark (1, 2), unlisted ones 0 */
 	g->mark = g->mark == 1 ? 2 : 1;
 	g->steady = 0;
+	g->pend = 0;
 	o.nxt = g->nxt;
 	o.on = g->on;
 	o.list = g->act2;
@@ -181,6 +217,12 @@ void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 		double v = ph[c];
 
 		ph[c] = 0;
+		if (pend && (v = capped(v, pm, pf)) == 0) {
+			/* dropped by the pending settle: unlisted, unless
+			 * already reached this frame */
+			o.on[c] = o.on[c] == o.mark ? o.mark : 0;
+			continue;
+		}
 		if (!(g->nb[c] & NB_KNOWN))
 			links(g, c);
 		if (g->deg[c] == 0)
@@ -215,37 +257,37 @@ void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
 	if (c < 0 || amount == 0)
 		return;
 	g->steady = 0;
+	flush(g);
 	deposit_cell(g, c, amount);
 }
 
-void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
+static void settle_list(struct ant_grid *g, double ph_max, double floor_v)
 {
 	double *ph = g->ph;
 	uint8_t *on = g->on;
 	int *act = g->act;
 	size_t m = 0, n = g->n_act;
-	int cap = ph_max > 0;
 
-	g->steady = 0;
-	/* without branches on the values: a dropped cell is written over
-	 * by the next kept one, its value and mark are masked to 0 */
+	/* a dropped cell is written over by the next kept one, its mark is
+	 * masked to 0 */
 	for (size_t a = 0; a < n; a++) {
 		int c = act[a];
-		double v = ph[c];
-		uint64_t bits;
-		int keep;
+		double v = capped(ph[c], ph_max, floor_v);
+		int keep = v != 0;
 
-		v = cap && v > ph_max ? ph_max : v;
-		v = cap && v < -ph_max ? -ph_max : v;
-		keep = !(fabs(v) < floor_v) & !(v == 0);
-		memcpy(&bits, &v, sizeof(bits));
-		bits &= -(uint64_t)keep;
-		memcpy(&ph[c], &bits, sizeof(bits));
+		ph[c] = v;
 		on[c] &= (uint8_t)-keep;
 		act[m] = c;
 		m += (size_t)keep;
 	}
 	g->n_act = m;
+}
+
+void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
+{
+	g->steady = 0;
+	flush(g);
+	settle_list(g, ph_max, floor_v);
 }
 
 int ant_grid_queue(struct ant_grid *g, double x, double y, double amount)
@@ -301,7 +343,7 @@ void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
 		    double ph_max, double floor_v)
 {
 	double par[4] = {eps, gamma, ph_max, floor_v};
-	size_t n0 = g->n_act;
+	size_t n0 = 0;
 	struct ant_deposit *t;
 	int same = same_frame(g, par);
 
@@ -310,17 +352,27 @@ void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
 		return;
 	}
 	/* only a frame with the last frame's deposits can reach the fixed
-	 * point the next frame skips on */
-	if (same)
+	 * point the next frame skips on: only then is the list settled and
+	 * saved before, and settled after, to be compared */
+	if (same) {
+		flush(g);
+		n0 = g->n_act;
 		for (size_t a = 0; a < n0; a++)
 			g->snap[a] = g->ph[g->act[a]];
+	}
 	/* spread leaves the list it walked in act2; the deposits and the
 	 * settle touch only act */
 	ant_grid_spread(g, eps, gamma);
 	for (size_t i = 0; i < g->n_q; i++)
 		deposit_cell(g, g->q[i].cell, g->q[i].amount);
-	ant_grid_settle(g, ph_max, floor_v);
-	g->steady = same && unchanged(g, n0);
+	if (same) {
+		ant_grid_settle(g, ph_max, floor_v);
+		g->steady = unchanged(g, n0);
+	} else {
+		g->pend = 1;
+		g->pend_max = ph_max;
+		g->pend_floor = floor_v;
+	}
 	memcpy(g->last_par, par, sizeof(par));
 	t = g->last;
 	g->last = g->q;
@@ -362,7 +414,7 @@ void ant_force(const struct ant_grid *g, const double x[2],
 	j1 = j1 >= g->ny ? g->ny - 1 : j1;
 	for (int j = j0; j <= j1; j++)
 		for (int i = i0; i <= i1; i++) {
-			double ph = g->ph[(size_t)j * g->nx + i], c[3], dx, dy;
+			double ph = ph_at(g, (size_t)j * g->nx + i), c[3], dx, dy;
 			double d, dd, m;
 
 			if (ph == 0)
