@@ -38,6 +38,7 @@ struct ant_grid {
 	double last_par[4]; /* eps, gamma, ph_max, floor of the last frame */
 	int steady; /* the last frame left every value and the list as it
 		       found them */
+	long run;   /* frames in a row with the same deposits */
 	/* ant_grid_frame's settle is pending: ph and the list hold the
 	 * values before the cap and the drop, applied where they are read
 	 * (ant_grid_get, ant_force, the next spread) */
