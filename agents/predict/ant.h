@@ -30,6 +30,25 @@ struct ant_grid {
 	uint8_t mark; /* 1 or 2, alternating each frame (0 before any) */
 	int *act, *act2;
 	size_t n_act;
+	/* ant_grid_frame: this frame's queued deposits and the last frame's
+	 * (cell, amount), and the grid's values before the last frame */
+	struct ant_deposit *q, *last;
+	size_t n_q, n_last, cap_q, cap_last;
+	double *snap;
+	double last_par[4]; /* eps, gamma, ph_max, floor of the last frame */
+	int steady; /* the last frame left every value and the list as it
+		       found them */
+	long run;   /* frames in a row with the same deposits */
+	/* ant_grid_frame's settle is pending: ph and the list hold the
+	 * values before the cap and the drop, applied where they are read
+	 * (ant_grid_get, ant_force, the next spread) */
+	int pend;
+	double pend_max, pend_floor;
+};
+
+struct ant_deposit {
+	int cell;
+	double amount;
 };
 
 /* A grid covering [lo, hi] with cells of side c. With map->los set and
@@ -53,6 +72,20 @@ void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount);
  * drop |ph| < floor to 0. */
 void ant_grid_settle(struct ant_grid *g, double ph_max, double floor);
 double ant_grid_get(const struct ant_grid *g, int i, int j);
+
+/* A whole frame in two calls. ant_grid_queue records a deposit for the
+ * coming frame (ignored outside or when 0; -ENOMEM). ant_grid_frame then
+ * runs ant_grid_spread, the queued deposits in order and
+ * ant_grid_settle, with the same arithmetic in the same order. A frame
+ * is a function of the grid's values, its list order, the deposits and
+ * the parameters only: when the last frame left the grid exactly as it
+ * found it (a converged pattern: static sources) and this frame's
+ * deposits and parameters are the same, the frame would change nothing
+ * and is skipped. Otherwise the settle is left pending and done where
+ * the values are next read, which gives the same values. */
+int ant_grid_queue(struct ant_grid *g, double x, double y, double amount);
+void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
+		    double ph_max, double floor);
 
 /* Which cells of R pull. */
 struct ant_force_opts {

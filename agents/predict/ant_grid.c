@@ -68,14 +68,17 @@ int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
 	cells = (size_t)n.nx * (size_t)n.ny;
 	if (cells > 16u << 20)
 		return -EINVAL;
-	n.ph = calloc(cells, sizeof(double));
-	n.nxt = calloc(cells, sizeof(double));
+	/* ph, nxt and on have one more slot, the sink (see spread_cell) */
+	n.ph = calloc(cells + 1, sizeof(double));
+	n.nxt = calloc(cells + 1, sizeof(double));
 	n.nb = calloc(cells, 1);
 	n.deg = calloc(cells, 1);
-	n.on = calloc(cells, 1);
-	n.act = malloc(cells * sizeof(int));
-	n.act2 = malloc(cells * sizeof(int));
-	if (!n.ph || !n.nxt || !n.nb || !n.deg || !n.on || !n.act || !n.act2) {
+	n.on = calloc(cells + 1, 1);
+	n.act = malloc((cells + 1) * sizeof(int));
+	n.act2 = malloc((cells + 1) * sizeof(int));
+	n.snap = malloc(cells * sizeof(double));
+	if (!n.ph || !n.nxt || !n.nb || !n.deg || !n.on || !n.act || !n.act2 ||
+	    !n.snap) {
 		ant_grid_free(&n);
 		return -ENOMEM;
 	}
@@ -96,6 +99,9 @@ void ant_grid_free(struct ant_grid *g)
 	free(g->on);
 	free(g->act);
 	free(g->act2);
+	free(g->snap);
+	free(g->q);
+	free(g->last);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -108,64 +114,133 @@ int ant_grid_cell(const struct ant_grid *g, double x, double y)
 	return (int)fy * g->nx + (int)fx;
 }
 
-double ant_grid_get(const struct ant_grid *g, int i, int j)
+/* Eq. 6's cap at +-ph_max (ph_max <= 0: none) and drop of |v| < floor
+ * to +0, without branches on v. */
+static inline double capped(double v, double ph_max, double floor_v)
 {
-	return g->ph[(size_t)j * g->nx + i];
+	int cap = ph_max > 0, keep;
+	uint64_t bits;
+
+	v = cap && v > ph_max ? ph_max : v;
+	v = cap && v < -ph_max ? -ph_max : v;
+	keep = !(fabs(v) < floor_v) & !(v == 0);
+	memcpy(&bits, &v, sizeof(bits));
+	bits &= -(uint64_t)keep;
+	memcpy(&v, &bits, sizeof(bits));
+	return v;
 }
 
-/* Add v to nxt[c], listing c in act2 the first time this frame. */
-static inline void put(struct ant_grid *g, int c, double v, size_t *n2)
+/* A value of ph as read: settled when the settle is pending. */
+static inline double ph_at(const struct ant_grid *g, size_t c)
 {
-	if (g->on[c] != g->mark) {
-		g->on[c] = g->mark;
-		g->act2[(*n2)++] = c;
+	return g->pend ? capped(g->ph[c], g->pend_max, g->pend_floor)
+		       : g->ph[c];
+}
+
+static void settle_list(struct ant_grid *g, double ph_max, double floor_v);
+
+/* Apply a pending settle now. */
+static void flush(struct ant_grid *g)
+{
+	if (g->pend) {
+		g->pend = 0;
+		settle_list(g, g->pend_max, g->pend_floor);
 	}
-	g->nxt[c] += v;
+}
+
+double ant_grid_get(const struct ant_grid *g, int i, int j)
+{
+	return ph_at(g, (size_t)j * g->nx + i);
+}
+
+/* The frame being built by ant_grid_spread, in locals: nxt receives,
+ * list collects the cells reached (on[c] == mark once listed). */
+struct spread_to {
+	double *nxt;
+	uint8_t *on;
+	int *list;
+	size_t n;
+	uint8_t mark;
+};
+
+/* Add v to nxt[c], listing c the first time this frame. Without a
+ * branch: list[n] is written always and kept only when c is new (the
+ * lists have room for one more than every cell). */
+static inline void put(struct spread_to *o, int c, double v)
+{
+	o->list[o->n] = c;
+	o->n += o->on[c] != o->mark;
+	o->on[c] = o->mark;
+	o->nxt[c] += v;
+}
+
+/* Cell c's dissemination of v: keep to itself, share = give v / |N(c)|
+ * to each valid neighbour, in the order +x, -x, +y, -y. Without a
+ * branch: an invalid neighbour's share goes to the sink, a slot past the
+ * last cell that is always marked listed and never read. */
+static inline void spread_cell(struct spread_to *o, int c, unsigned nb,
+			       unsigned deg, int nx, int sink, double v,
+			       double keep, double give)
+{
+	double share = give * v / deg;
+
+	put(o, c, keep * v);
+	put(o, nb & 1u ? c + 1 : sink, share);
+	put(o, nb & 2u ? c - 1 : sink, share);
+	put(o, nb & 4u ? c + nx : sink, share);
+	put(o, nb & 8u ? c - nx : sink, share);
 }
 
 void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 {
-	size_t n2 = 0;
-	int *t;
-	double *tp;
+	struct spread_to o;
+	double keep = eps * (1.0 - gamma), give = eps * gamma;
+	double *ph = g->ph;
+	const int *act = g->act;
+	size_t n = g->n_act;
+	int nx = g->nx, sink = g->nx * g->ny, pend = g->pend;
+	double pm = g->pend_max, pf = g->pend_floor;
 
 	/* on[c] == mark: c is in the list being built; the listed cells of
 	 * the previous frame hold the other mark (1, 2), unlisted ones 0 */
 	g->mark = g->mark == 1 ? 2 : 1;
-	for (size_t a = 0; a < g->n_act; a++) {
-		int c = g->act[a];
-		double v = g->ph[c];
+	g->steady = 0;
+	g->pend = 0;
+	o.nxt = g->nxt;
+	o.on = g->on;
+	o.list = g->act2;
+	o.n = 0;
+	o.mark = g->mark;
+	o.on[sink] = o.mark;
+	for (size_t a = 0; a < n; a++) {
+		int c = act[a];
+		double v = ph[c];
 
-		g->ph[c] = 0;
-		if (!(g->nb[c] & NB_KNOWN))
-			links(g, c);
-		if (g->deg[c] == 0) {
-			put(g, c, eps * v, &n2);
+		ph[c] = 0;
+		if (pend && (v = capped(v, pm, pf)) == 0) {
+			/* dropped by the pending settle: unlisted, unless
+			 * already reached this frame */
+			o.on[c] = o.on[c] == o.mark ? o.mark : 0;
 			continue;
 		}
-		put(g, c, eps * (1.0 - gamma) * v, &n2);
-		double share = eps * gamma * v / g->deg[c];
-
-		for (int d = 0; d < 4; d++)
-			if (g->nb[c] & (1u << d))
-				put(g, c + DX[d] + DY[d] * g->nx, share, &n2);
+		if (!(g->nb[c] & NB_KNOWN))
+			links(g, c);
+		if (g->deg[c] == 0)
+			put(&o, c, eps * v);
+		else
+			spread_cell(&o, c, g->nb[c], g->deg[c], nx, sink, v,
+				    keep, give);
 	}
-	/* ph is all zero again: swap it with nxt */
-	tp = g->ph;
-	g->ph = g->nxt;
-	g->nxt = tp;
-	t = g->act;
-	g->act = g->act2;
-	g->act2 = t;
-	g->n_act = n2;
+	/* ph is all zero again (but for the sink): swap it with nxt */
+	g->ph = o.nxt;
+	g->nxt = ph;
+	g->act2 = g->act;
+	g->act = o.list;
+	g->n_act = o.n;
 }
 
-void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
+static void deposit_cell(struct ant_grid *g, int c, double amount)
 {
-	int c = ant_grid_cell(g, x, y);
-
-	if (c < 0 || amount == 0)
-		return;
 	if (!g->mark)
 		g->mark = 1;
 	if (g->on[c] != g->mark) {
@@ -175,27 +250,157 @@ void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
 	g->ph[c] += amount;
 }
 
-void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
+void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
 {
-	size_t m = 0;
+	int c = ant_grid_cell(g, x, y);
 
-	for (size_t a = 0; a < g->n_act; a++) {
-		int c = g->act[a];
-		double v = g->ph[c];
+	if (c < 0 || amount == 0)
+		return;
+	g->steady = 0;
+	flush(g);
+	deposit_cell(g, c, amount);
+}
 
-		if (ph_max > 0 && v > ph_max)
-			v = ph_max;
-		if (ph_max > 0 && v < -ph_max)
-			v = -ph_max;
-		if (fabs(v) < floor_v || v == 0) {
-			g->ph[c] = 0;
-			g->on[c] = 0;
-			continue;
-		}
-		g->ph[c] = v;
-		g->act[m++] = c;
+static void settle_list(struct ant_grid *g, double ph_max, double floor_v)
+{
+	double *ph = g->ph;
+	uint8_t *on = g->on;
+	int *act = g->act;
+	size_t m = 0, n = g->n_act;
+
+	/* a dropped cell is written over by the next kept one, its mark is
+	 * masked to 0 */
+	for (size_t a = 0; a < n; a++) {
+		int c = act[a];
+		double v = capped(ph[c], ph_max, floor_v);
+		int keep = v != 0;
+
+		ph[c] = v;
+		on[c] &= (uint8_t)-keep;
+		act[m] = c;
+		m += (size_t)keep;
 	}
 	g->n_act = m;
+}
+
+void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
+{
+	g->steady = 0;
+	flush(g);
+	settle_list(g, ph_max, floor_v);
+}
+
+int ant_grid_queue(struct ant_grid *g, double x, double y, double amount)
+{
+	int c = ant_grid_cell(g, x, y);
+
+	if (c < 0 || amount == 0)
+		return 0;
+	if (g->n_q == g->cap_q) {
+		size_t cap = g->cap_q ? 2 * g->cap_q : 64;
+		struct ant_deposit *q = realloc(g->q, cap * sizeof(*q));
+
+		if (!q)
+			return -ENOMEM;
+		g->q = q;
+		g->cap_q = cap;
+	}
+	g->q[g->n_q].cell = c;
+	g->q[g->n_q].amount = amount;
+	g->n_q++;
+	return 0;
+}
+
+/* 1 if this frame's queue and parameters are the last frame's, bit for
+ * bit. */
+static int same_frame(const struct ant_grid *g, const double par[4])
+{
+	if (g->n_q != g->n_last ||
+	    memcmp(par, g->last_par, sizeof(g->last_par)))
+		return 0;
+	for (size_t i = 0; i < g->n_q; i++)
+		if (g->q[i].cell != g->last[i].cell ||
+		    memcmp(&g->q[i].amount, &g->last[i].amount,
+			   sizeof(double)))
+			return 0;
+	return 1;
+}
+
+/* 1 once a run of frames with the same deposits is long enough to
+ * look for a fixed point: a quarter of the n frames for a change to fade
+ * below the last bit (eps^n <= 2^-53); the drop of small values makes
+ * most patterns converge sooner. On the arena trace of the bench this
+ * finds 1.8% of frames to skip against 2.2% when looking at every frame
+ * with the same deposits (a third of them). The test only decides
+ * whether to look; either answer is exact. */
+static int worth_checking(const struct ant_grid *g, double eps)
+{
+	double n = eps > 0 && eps < 1 ? 53 * log(2.0) / -log(eps) : 1;
+
+	return (double)g->run >= n / 4;
+}
+
+/* 1 if the list (act) and its values are those saved in act2 and snap
+ * before the frame. */
+static int unchanged(const struct ant_grid *g, size_t n0)
+{
+	if (g->n_act != n0)
+		return 0;
+	for (size_t a = 0; a < n0; a++)
+		if (g->act[a] != g->act2[a] ||
+		    g->ph[g->act[a]] != g->snap[a])
+			return 0;
+	return 1;
+}
+
+void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
+		    double ph_max, double floor_v)
+{
+	double par[4] = {eps, gamma, ph_max, floor_v};
+	size_t n0 = 0;
+	struct ant_deposit *t;
+	int same = same_frame(g, par), check;
+
+	if (g->steady && same) {
+		g->n_q = 0;
+		return;
+	}
+	g->run = same ? g->run + 1 : 0;
+	check = same && worth_checking(g, eps);
+	/* only a frame with the last frame's deposits can reach the fixed
+	 * point the next frame skips on: then (late enough in the run) the
+	 * list is settled and saved before, and settled after, to compare */
+	if (check) {
+		flush(g);
+		n0 = g->n_act;
+		for (size_t a = 0; a < n0; a++)
+			g->snap[a] = g->ph[g->act[a]];
+	}
+	/* spread leaves the list it walked in act2; the deposits and the
+	 * settle touch only act */
+	ant_grid_spread(g, eps, gamma);
+	for (size_t i = 0; i < g->n_q; i++)
+		deposit_cell(g, g->q[i].cell, g->q[i].amount);
+	if (check) {
+		ant_grid_settle(g, ph_max, floor_v);
+		g->steady = unchanged(g, n0);
+	} else {
+		g->pend = 1;
+		g->pend_max = ph_max;
+		g->pend_floor = floor_v;
+	}
+	memcpy(g->last_par, par, sizeof(par));
+	t = g->last;
+	g->last = g->q;
+	g->q = t;
+	g->n_last = g->n_q;
+	g->n_q = 0;
+	{
+		size_t c = g->cap_last;
+
+		g->cap_last = g->cap_q;
+		g->cap_q = c;
+	}
 }
 
 static int in_cone(const struct ant_force_opts *o, double dx, double dy,
@@ -225,7 +430,7 @@ void ant_force(const struct ant_grid *g, const double x[2],
 	j1 = j1 >= g->ny ? g->ny - 1 : j1;
 	for (int j = j0; j <= j1; j++)
 		for (int i = i0; i <= i1; i++) {
-			double ph = g->ph[(size_t)j * g->nx + i], c[3], dx, dy;
+			double ph = ph_at(g, (size_t)j * g->nx + i), c[3], dx, dy;
 			double d, dd, m;
 
 			if (ph == 0)

@@ -397,13 +397,14 @@ static int far(const struct ant_cfg *c, const struct predict_state *x,
 
 /* Generation of eq. 6: every point of interest deposits its
  * attractiveness to this player (never the player itself: ctx.peers
- * holds only the others). */
-static void generate(struct ant_sender *s, const struct predict_ctx *ctx,
+ * holds only the others), queued for the frame. -ENOMEM. */
+static int generate(struct ant_sender *s, const struct predict_ctx *ctx,
 		     const struct predict_state *x)
 {
 	double base =
 		s->c.rho * (s->c.lambda_on == LAMBDA_GEN ? s->c.lambda : 1.0);
 	double q[3];
+	int err;
 
 	if (s->c.game == GAME_QUAKE)
 		for (size_t i = 0; i < ctx->n_items; i++) {
@@ -416,8 +417,10 @@ static void generate(struct ant_sender *s, const struct predict_ctx *ctx,
 				w = 1.0 - x->health / 100.0;
 				w = w < 0 ? 0 : w > 1 ? 1 : w;
 			}
-			ant_grid_deposit(&s->g, it->pos[0], it->pos[1],
-					 base * w);
+			err = ant_grid_queue(&s->g, it->pos[0], it->pos[1],
+					     base * w);
+			if (err)
+				return err;
 		}
 	for (size_t i = 0; i < ctx->n_peers; i++) {
 		const struct predict_peer *p = &ctx->peers[i];
@@ -428,8 +431,11 @@ static void generate(struct ant_sender *s, const struct predict_ctx *ctx,
 			continue;
 		w = s->c.game == GAME_WOW ? 1.0
 					  : -recency_w(s, ctx, x, p->entity, q);
-		ant_grid_deposit(&s->g, q[0], q[1], base * w);
+		err = ant_grid_queue(&s->g, q[0], q[1], base * w);
+		if (err)
+			return err;
 	}
+	return 0;
 }
 
 static int grid_setup(struct ant_sender *s, const struct predict_ctx *ctx)
@@ -446,19 +452,24 @@ static int grid_setup(struct ant_sender *s, const struct predict_ctx *ctx)
 	return 0;
 }
 
-/* One frame at the tick of x: eq. 3 and, for ant, eq. 6. */
-static void frame_step(struct ant_sender *s, const struct predict_ctx *ctx,
-		       const struct predict_state *x)
+/* One frame at the tick of x: eq. 3 and, for ant, eq. 6 (the sources
+ * are gathered first; ant_grid_frame spreads, then deposits them). */
+static int frame_step(struct ant_sender *s, const struct predict_ctx *ctx,
+		      const struct predict_state *x)
 {
 	double dt = (double)(x->t_ns - s->last_frame) * 1e-9;
+	int err;
 
 	ant_ewma_step(&s->e, x->pos, s->e.n ? dt : 0, s->c.av, s->c.aa);
 	s->last_frame = x->t_ns;
 	if (!s->c.ant)
-		return;
-	ant_grid_spread(&s->g, s->c.eps, s->c.gamma);
-	generate(s, ctx, x);
-	ant_grid_settle(&s->g, s->c.ph_max, s->c.ph_max * 1e-3);
+		return 0;
+	err = generate(s, ctx, x);
+	if (err)
+		return err;
+	ant_grid_frame(&s->g, s->c.eps, s->c.gamma, s->c.ph_max,
+		       s->c.ph_max * 1e-3);
+	return 0;
 }
 
 /* The attraction term alpha F / m of eq. 5 at x, in u/s^2. */
@@ -583,7 +594,9 @@ static int ant_sender_tick(void *priv, const struct predict_ctx *ctx,
 	if (s->c.ant && !s->grid_ok && (err = grid_setup(s, ctx)))
 		return err;
 	if (!s->started || x->t_ns >= s->next_frame) {
-		frame_step(s, ctx, x);
+		err = frame_step(s, ctx, x);
+		if (err)
+			return err;
 		s->next_frame = s->started ? s->next_frame + frame_ns
 					   : x->t_ns + frame_ns;
 		if (s->next_frame <= x->t_ns)
