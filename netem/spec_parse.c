@@ -298,6 +298,11 @@ static int parse_loss(struct cursor *c, struct netem_spec *s)
 
 	if (token(c, tok, 1) != 1)
 		return fail(c, "loss: missing a probability");
+	if (strcmp(tok, "state") == 0 || strcmp(tok, "gemodel") == 0 ||
+	    strcmp(tok, "burst") == 0)
+		/* a model after "loss 0%": the random loss and its
+		 * correlation, which only random loss reads, are gone */
+		s->loss = s->loss_corr = 0;
 	if (strcmp(tok, "state") == 0) {
 		static const char *lab[] = {"p13", "p31", "p32", "p23", "p14"};
 		uint32_t *v[] = {&s->p13, &s->p31, &s->p32, &s->p23, &s->p14};
@@ -429,6 +434,12 @@ static int parse_slot(struct cursor *c, struct netem_spec *s)
 			return fail(c,
 				    "slot: minimum delay is over the maximum");
 	}
+	/* Once a distribution is given the kernel spaces slots by it
+	 * (get_slot_next() looks at the table first), whatever MIN and MAX
+	 * a later "slot" sets: the distribution form stays, and MIN and
+	 * MAX, unused, are cleared. */
+	if (s->slot_use_dist)
+		s->slot_min_ns = s->slot_max_ns = 0;
 	/* [packets N] then [bytes SIZE], in that order, as tc reads them */
 	if (token(c, tok, 1) == 1 && strncmp(tok, "packets", strlen(tok)) == 0) {
 		next(c, tok);

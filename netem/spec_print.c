@@ -125,7 +125,8 @@ int netem_spec_print(const struct netem_spec *s, char *buf, size_t len)
 	/* tc takes a duplicate correlation only beside another correlation
 	 * (spec_parse.c): when all the others are 0, an explicit corrupt
 	 * correlation of 0% keeps it */
-	keep_dup = s->duplicate_corr && !s->delay_corr && !s->loss_corr &&
+	keep_dup = s->duplicate_corr && !s->delay_corr &&
+		   !(s->loss_model == NETEM_LOSS_RANDOM && s->loss_corr) &&
 		   !s->reorder_corr && !s->corrupt_corr;
 	if (s->corrupt || s->corrupt_corr || keep_dup) {
 		netem_fmt_percent(s->corrupt, a, sizeof(a));

@@ -185,7 +185,11 @@ static void check_pairs(const struct netem_spec *s, const struct attr *tb)
 {
 	if (tb[NA_CORR].p && tb[NA_CORR].n >= 12) {
 		cmp("delay correlation", u32(tb[NA_CORR].p), s->delay_corr);
-		cmp("loss correlation", u32(tb[NA_CORR].p + 4), s->loss_corr);
+		/* only random loss reads it (netem's loss_4state and
+		 * loss_gilb_ell do not) */
+		if (s->loss_model == NETEM_LOSS_RANDOM)
+			cmp("loss correlation", u32(tb[NA_CORR].p + 4),
+			    s->loss_corr);
 		cmp("duplicate correlation", u32(tb[NA_CORR].p + 8),
 		    s->duplicate_corr);
 	} else {
