@@ -196,6 +196,15 @@ void view_grid_header(FILE *f);
 void view_grid_cell(FILE *f, const struct view_grid *g, int ix, int iy,
 		    double value, double u, double v);
 
+/* A player's share of the viewer's recording (--samples HZ > 0):
+ * grid-HOST.csv with, for each lane whose sender keeps a grid
+ * (AntReckoning), the grid of the first entity the player plays, named
+ * "LANE pheromone entity N" (role_player_grid). Writes nothing when no
+ * lane has one. 0 or -errno. */
+struct role_player;
+int view_player_grids(const struct shell_opts *o,
+		      const struct role_player *pl);
+
 /* RUN_DIR/timing-HOST.csv (the simulator writes it too, with no
  * lateness in virtual time and "signal" for a host the duration
  * stopped): how late its timer fired against the times the role
