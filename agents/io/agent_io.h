@@ -185,8 +185,8 @@ void view_rec_hook(struct view_rec *r, struct role_observer *ob);
 int view_rec_close(struct view_rec *r, int commit);
 
 /* Write a uniform grid as rows of RUN_DIR/grid-HOST.csv (docs/viewer.md):
- * one row per cell with a value. Used for led trend maps; any predictor
- * host with a grid (AntReckoning's pheromones) can write the same rows. */
+ * one row per cell with a value. Used for the observer's led trend maps
+ * and the players' AntReckoning pheromone maps (view_player_grids). */
 struct view_grid {
 	const char *name, *kind; /* kind: "trend" or "pheromone" */
 	double x0, y0, x1, y1;

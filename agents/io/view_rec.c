@@ -8,8 +8,11 @@
  * arrivals-HOST.csv holds every update of a known entity that arrived,
  * with its sequence number (gaps are lost updates) and what the observer
  * did with it; grid-HOST.csv holds the led trend map of each team when a
- * lane runs led reckoning. The files are written to temporary names
- * while the run goes and renamed when it ends.
+ * lane runs led reckoning. A player with --samples writes its own
+ * grid-HOST.csv at the end of the run: the grid each lane's sender keeps
+ * (AntReckoning's pheromone map) for the first entity it plays. The
+ * files are written to temporary names while the run goes and renamed
+ * when it ends.
  */
 #include <errno.h>
 #include <limits.h>
