@@ -202,8 +202,7 @@ void view_grid_cell(FILE *f, const struct view_grid *g, int ix, int iy,
  * "LANE pheromone entity N" (role_player_grid). Writes nothing when no
  * lane has one. 0 or -errno. */
 struct role_player;
-int view_player_grids(const struct shell_opts *o,
-		      const struct role_player *pl);
+int view_player_grids(const struct shell_opts *o, const struct role_player *pl);
 
 /* RUN_DIR/timing-HOST.csv (the simulator writes it too, with no
  * lateness in virtual time and "signal" for a host the duration

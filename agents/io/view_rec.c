@@ -167,10 +167,11 @@ static int trend_grids(const struct shell_opts *o, const struct role_truth *tr)
 }
 
 /* One sender grid as rows: value = the cell's value, no vector. */
-static void sender_rows(FILE *f, const char *name, const struct predict_grid *pg)
+static void sender_rows(FILE *f, const char *name,
+			const struct predict_grid *pg)
 {
 	struct view_grid g = {name,   pg->kind, pg->x0, pg->y0,
-			      pg->x1, pg->y1,   pg->nx, pg->ny};
+			      pg->x1, pg->y1,	pg->nx, pg->ny};
 
 	for (int iy = 0; iy < pg->ny; iy++)
 		for (int ix = 0; ix < pg->nx; ix++) {

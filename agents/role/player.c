@@ -319,8 +319,7 @@ int role_player_grid(const struct role_player *p, size_t lane,
 		const struct predict_sender *s = p->snd[i * p->n_lanes + lane];
 		struct predict_grid g;
 
-		if (!s ||
-		    p->tr->set.path[p->paths[i]].entity != p->ents[0])
+		if (!s || p->tr->set.path[p->paths[i]].entity != p->ents[0])
 			continue;
 		if (!predict_sender_grid(s, &g)) {
 			*out = g;

@@ -258,10 +258,8 @@ Test(player, ant_grid_live_and_kept)
 		truth.ctx[i].items = &it;
 		truth.ctx[i].n_items = 1;
 	}
-	struct role_player_cfg c = {.truth = &truth,
-				    .lanes = two,
-				    .n_lanes = 2,
-				    .n_dest = 1};
+	struct role_player_cfg c = {
+		.truth = &truth, .lanes = two, .n_lanes = 2, .n_dest = 1};
 	cr_assert_eq(role_player_new(&c, &p), 0);
 	fix_queue_init(&q);
 	cr_expect_eq(role_player_grid(p, 1, &g, &ent), -EAGAIN);

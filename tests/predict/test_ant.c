@@ -249,8 +249,8 @@ Test(ant_params, tables_and_baseline)
  */
 Test(ant_sender_grid, pheromone_map_exposed)
 {
-	struct predict_item it = {.id = 1, .kind = 1, .present = 1,
-				  .pos = {525, 525, 0}};
+	struct predict_item it = {
+		.id = 1, .kind = 1, .present = 1, .pos = {525, 525, 0}};
 	struct predict_params par;
 	struct predict_sender *s;
 	struct predict_grid g;
