@@ -178,6 +178,8 @@ static void finish(struct shell *sh, const char *end)
 	if (sh->pl) {
 		err = write_rows(sh, "player", role_player_rows(sh->pl),
 				 get_player, sh->pl);
+		if (!err)
+			err = view_player_grids(o, sh->pl);
 	} else if (sh->ob) {
 		role_observer_frame(sh->ob, rel_now(sh));
 		err = write_rows(sh, "observer", role_observer_rows(sh->ob),

@@ -185,8 +185,8 @@ void view_rec_hook(struct view_rec *r, struct role_observer *ob);
 int view_rec_close(struct view_rec *r, int commit);
 
 /* Write a uniform grid as rows of RUN_DIR/grid-HOST.csv (docs/viewer.md):
- * one row per cell with a value. Used for led trend maps; any predictor
- * host with a grid (AntReckoning's pheromones) can write the same rows. */
+ * one row per cell with a value. Used for the observer's led trend maps
+ * and the players' AntReckoning pheromone maps (view_player_grids). */
 struct view_grid {
 	const char *name, *kind; /* kind: "trend" or "pheromone" */
 	double x0, y0, x1, y1;
@@ -195,6 +195,14 @@ struct view_grid {
 void view_grid_header(FILE *f);
 void view_grid_cell(FILE *f, const struct view_grid *g, int ix, int iy,
 		    double value, double u, double v);
+
+/* A player's share of the viewer's recording (--samples HZ > 0):
+ * grid-HOST.csv with, for each lane whose sender keeps a grid
+ * (AntReckoning), the grid of the first entity the player plays, named
+ * "LANE pheromone entity N" (role_player_grid). Writes nothing when no
+ * lane has one. 0 or -errno. */
+struct role_player;
+int view_player_grids(const struct shell_opts *o, const struct role_player *pl);
 
 /* RUN_DIR/timing-HOST.csv (the simulator writes it too, with no
  * lateness in virtual time and "signal" for a host the duration

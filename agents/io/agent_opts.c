@@ -37,6 +37,7 @@ static const char usage_text[] =
 	"p2p|client-server\n"
 	"player:  --entities ID,ID,... | --player-index I --players N\n"
 	"observer: --threshold U (20) --linger S (1) --samples HZ (0: none)\n"
+	"         (a player with --samples writes its ant pheromone maps)\n"
 	"wire:    --geo-origin LAT,LON,ALT --geo-scale M (metres per unit): "
 	"ECEF\n"
 	"         locations (docs/wire-format.md); player and observers "

@@ -8,8 +8,11 @@
  * arrivals-HOST.csv holds every update of a known entity that arrived,
  * with its sequence number (gaps are lost updates) and what the observer
  * did with it; grid-HOST.csv holds the led trend map of each team when a
- * lane runs led reckoning. The files are written to temporary names
- * while the run goes and renamed when it ends.
+ * lane runs led reckoning. A player with --samples writes its own
+ * grid-HOST.csv at the end of the run: the grid each lane's sender keeps
+ * (AntReckoning's pheromone map) for the first entity it plays. The
+ * files are written to temporary names while the run goes and renamed
+ * when it ends.
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,6 +23,7 @@
 
 #include "agent_io.h"
 #include "role/observer.h"
+#include "role/player.h"
 
 struct view_file {
 	FILE *f;
@@ -158,6 +162,52 @@ static int trend_grids(const struct shell_opts *o, const struct role_truth *tr)
 		fclose(g.f);
 		unlink(g.tmp);
 		return err;
+	}
+	return close_rename(g.f, g.tmp, g.path);
+}
+
+/* One sender grid as rows: value = the cell's value, no vector. */
+static void sender_rows(FILE *f, const char *name,
+			const struct predict_grid *pg)
+{
+	struct view_grid g = {name,   pg->kind, pg->x0, pg->y0,
+			      pg->x1, pg->y1,	pg->nx, pg->ny};
+
+	for (int iy = 0; iy < pg->ny; iy++)
+		for (int ix = 0; ix < pg->nx; ix++) {
+			double v = pg->v[(size_t)iy * (size_t)pg->nx + ix];
+
+			if (v != 0)
+				view_grid_cell(f, &g, ix, iy, v, 0, 0);
+		}
+}
+
+int view_player_grids(const struct shell_opts *o, const struct role_player *pl)
+{
+	struct predict_grid pg[ROLE_MAX_LANES];
+	uint32_t ent[ROLE_MAX_LANES];
+	int have[ROLE_MAX_LANES] = {0}, any = 0, err;
+	struct view_file g;
+
+	if (!(o->samples_hz > 0) || !pl)
+		return 0;
+	for (size_t l = 0; l < o->n_lanes && l < ROLE_MAX_LANES; l++)
+		any |= have[l] = !role_player_grid(pl, l, &pg[l], &ent[l]);
+	if (!any)
+		return 0;
+	err = open_tmp(o, "grid", g.path, sizeof(g.path), g.tmp, sizeof(g.tmp),
+		       &g.f);
+	if (err)
+		return err;
+	view_grid_header(g.f);
+	for (size_t l = 0; l < o->n_lanes && l < ROLE_MAX_LANES; l++) {
+		char name[96];
+
+		if (!have[l])
+			continue;
+		snprintf(name, sizeof(name), "%s %s entity %u", o->lane_name[l],
+			 pg[l].kind, (unsigned)ent[l]);
+		sender_rows(g.f, name, &pg[l]);
 	}
 	return close_rename(g.f, g.tmp, g.path);
 }

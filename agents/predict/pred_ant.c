@@ -667,6 +667,27 @@ static int ant_receiver_display(void *priv, const struct predict_ctx *ctx,
 	return 0;
 }
 
+/* The pheromone map as the last frame left it: frame_step ends with
+ * ant_grid_settle, so the cap and the drop of eq. 6 are applied and ph
+ * holds every cell (zero off the active list). */
+static int ant_sender_grid(const void *priv, struct predict_grid *out)
+{
+	const struct ant_sender *s = priv;
+	const struct ant_grid *g = &s->g;
+
+	if (!s->grid_ok)
+		return -EAGAIN;
+	out->x0 = g->x0;
+	out->y0 = g->y0;
+	out->x1 = g->x0 + g->nx * g->c;
+	out->y1 = g->y0 + g->ny * g->c;
+	out->nx = g->nx;
+	out->ny = g->ny;
+	out->v = g->ph;
+	out->kind = "pheromone";
+	return 0;
+}
+
 const struct predictor predict_ant = {
 	.name = "ant",
 	.summary = "AntReckoning: second-order EWMA dead reckoning pulled by "
@@ -683,6 +704,7 @@ const struct predictor predict_ant = {
 	.receiver_update = ant_receiver_update,
 	.receiver_display = ant_receiver_display,
 	.fini = ant_fini,
+	.sender_grid = ant_sender_grid,
 };
 
 const struct predictor predict_dr2 = {

@@ -141,6 +141,18 @@ struct predict_param {
 
 struct predictor;
 
+/* A uniform grid a sender keeps (AntReckoning's pheromone map), as
+ * exposed for display: cell (i, j), 0 <= i < nx, 0 <= j < ny, covers
+ * [x0 + i (x1 - x0) / nx, ...) x [y0 + j (y1 - y0) / ny, ...) and holds
+ * v[j * nx + i]. v and kind belong to the sender and stay valid until
+ * its next tick or its free. */
+struct predict_grid {
+	double x0, y0, x1, y1;
+	int nx, ny;
+	const double *v;
+	const char *kind; /* "pheromone" */
+};
+
 struct predict_params {
 	const struct predictor *p;
 	double v[PREDICT_MAX_PARAMS]; /* in table order */
@@ -188,6 +200,9 @@ struct predictor {
 	/* optional: release what init allocated in a sender's or a
 	 * receiver's priv (called before priv is freed) */
 	void (*fini)(void *priv);
+	/* optional, pure: the grid a sender keeps, read-only; -EAGAIN
+	 * before it has one (docs/predictors.md) */
+	int (*sender_grid)(const void *priv, struct predict_grid *out);
 };
 
 /* Predictor by name ("dis", "led", ...); NULL if unknown. */
@@ -219,6 +234,11 @@ int predict_sender_tick(struct predict_sender *s, const struct predict_ctx *ctx,
 			const struct predict_state *truth,
 			struct predict_update *out);
 void predict_sender_free(struct predict_sender *s);
+/* The sender's grid (AntReckoning: its pheromone map) into *out;
+ * -ENOTSUP when the predictor keeps none, -EAGAIN before it has built
+ * it (no tick with a map yet). */
+int predict_sender_grid(const struct predict_sender *s,
+			struct predict_grid *out);
 
 int predict_receiver_new(const struct predict_params *par,
 			 struct predict_receiver **out);

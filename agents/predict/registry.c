@@ -124,6 +124,16 @@ int predict_sender_tick(struct predict_sender *s, const struct predict_ctx *ctx,
 	return r > 0;
 }
 
+int predict_sender_grid(const struct predict_sender *s,
+			struct predict_grid *out)
+{
+	if (!s || !out)
+		return -EINVAL;
+	if (!s->p->sender_grid)
+		return -ENOTSUP;
+	return s->p->sender_grid(s->priv, out);
+}
+
 void predict_sender_free(struct predict_sender *s)
 {
 	if (!s)

@@ -32,6 +32,10 @@ struct role_player {
 	struct role_metrics *m; /* n_ents x n_lanes */
 	int64_t next;
 	uint8_t buf[RECKON_ESPDU_MAX_LEN];
+	/* per lane: the grid of the first played entity's sender, copied
+	 * when one of its paths ends (its sender is then freed) */
+	struct predict_grid keep[ROLE_MAX_LANES];
+	double *keep_v[ROLE_MAX_LANES];
 };
 
 static int plays(const struct role_player_cfg *c, uint32_t entity)
@@ -139,6 +143,8 @@ void role_player_free(struct role_player *p)
 		return;
 	for (size_t i = 0; p->snd && i < p->n_paths * p->n_lanes; i++)
 		predict_sender_free(p->snd[i]);
+	for (size_t l = 0; l < ROLE_MAX_LANES; l++)
+		free(p->keep_v[l]);
 	free(p->paths);
 	free(p->k);
 	free(p->snd);
@@ -195,6 +201,28 @@ static int send_update(struct role_player *p, size_t e, size_t l,
 	return 0;
 }
 
+/* Copy the grid of sender s (if it keeps one) as lane l's kept grid. A
+ * failed allocation leaves the previous copy. */
+static void keep_grid(struct role_player *p, size_t l,
+		      const struct predict_sender *s)
+{
+	struct predict_grid g;
+	size_t n;
+	double *v;
+
+	if (!s || predict_sender_grid(s, &g) || g.nx <= 0 || g.ny <= 0)
+		return;
+	n = (size_t)g.nx * (size_t)g.ny;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return;
+	memcpy(v, g.v, n * sizeof(*v));
+	free(p->keep_v[l]);
+	p->keep_v[l] = v;
+	g.v = v;
+	p->keep[l] = g;
+}
+
 /* Sample k of played path i: every lane's sender decides. */
 static int play_sample(struct role_player *p, size_t i, role_emit_fn emit,
 		       void *arg)
@@ -232,6 +260,8 @@ static int play_sample(struct role_player *p, size_t i, role_emit_fn emit,
 	}
 	if (++p->k[i] == rp->n) {
 		for (size_t l = 0; l < p->n_lanes; l++) {
+			if (e == 0)
+				keep_grid(p, l, p->snd[i * p->n_lanes + l]);
 			predict_sender_free(p->snd[i * p->n_lanes + l]);
 			p->snd[i * p->n_lanes + l] = NULL;
 		}
@@ -276,5 +306,32 @@ int role_player_metrics(const struct role_player *p, size_t i,
 	if (!p || !out || i >= role_player_rows(p))
 		return -EINVAL;
 	*out = p->m[i];
+	return 0;
+}
+
+int role_player_grid(const struct role_player *p, size_t lane,
+		     struct predict_grid *out, uint32_t *entity)
+{
+	if (!p || !out || lane >= p->n_lanes || !p->n_ents)
+		return -EINVAL;
+	/* a path of the first entity still playing: its live sender */
+	for (size_t i = p->n_paths; i-- > 0;) {
+		const struct predict_sender *s = p->snd[i * p->n_lanes + lane];
+		struct predict_grid g;
+
+		if (!s || p->tr->set.path[p->paths[i]].entity != p->ents[0])
+			continue;
+		if (!predict_sender_grid(s, &g)) {
+			*out = g;
+			if (entity)
+				*entity = p->ents[0];
+			return 0;
+		}
+	}
+	if (!p->keep_v[lane])
+		return p->lanes[lane].p->sender_grid ? -EAGAIN : -ENOTSUP;
+	*out = p->keep[lane];
+	if (entity)
+		*entity = p->ents[0];
 	return 0;
 }

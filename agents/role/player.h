@@ -51,4 +51,13 @@ size_t role_player_rows(const struct role_player *p);
 int role_player_metrics(const struct role_player *p, size_t i,
 			struct role_metrics *out);
 
+/* The grid lane's sender keeps for the first entity played (ents in
+ * ascending order; AntReckoning: its pheromone map), from the sender of
+ * its path still playing or else as its last finished path left it;
+ * *entity (if not NULL) names the entity. The values stay valid until
+ * the next advance or the free. -ENOTSUP: the lane's predictor keeps no
+ * grid; -EAGAIN: none built yet; -EINVAL. */
+int role_player_grid(const struct role_player *p, size_t lane,
+		     struct predict_grid *out, uint32_t *entity);
+
 #endif

@@ -301,6 +301,8 @@ int sim_host_finish(struct sim_host *h, int64_t now, int stopped)
 	h->stopped = stopped;
 	if (h->pl) {
 		err = write_rows(h, "player", role_player_rows(h->pl), now);
+		if (!err)
+			err = view_player_grids(o, h->pl);
 	} else if (h->ob) {
 		role_observer_frame(h->ob, now - h->t0);
 		err = write_rows(h, "observer", role_observer_rows(h->ob), now);

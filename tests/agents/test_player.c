@@ -5,7 +5,8 @@
  * next-wake time, the per-entity update counts equal to the offline
  * replay's on the same truth (for DIS and led reckoning), entity
  * selection, a transmit error handed back, and a datagram the host
- * failed to send counted as a send error, not as sent.
+ * failed to send counted as a send error, not as sent, and an ant
+ * lane's pheromone map while it plays and after its sender is freed.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -223,6 +224,66 @@ Test(player, failed_sends_are_send_errors)
 	cr_assert_eq(q.n, total);
 	for (size_t i = 0; i < q.n; i++)
 		cr_assert_neq(q.d[i].dest, 1);
+	fix_queue_free(&q);
+	role_player_free(p);
+}
+
+/*
+ * role_player_grid: the pheromone map of an ant lane for the first
+ * entity played, from its live sender while its path plays and from the
+ * copy kept when the path ends and the sender is freed. One armour item
+ * (kind 1, weight 1) at the centre of the set's bounds in every path's
+ * context, and region 1e5 so that it deposits in every frame wherever
+ * entity 0 walks: its cell holds at least rho = 40 at the end of any
+ * frame (deposited after the spread, never above the cap 100). A dis
+ * lane keeps no grid: -ENOTSUP.
+ */
+Test(player, ant_grid_live_and_kept)
+{
+	struct predict_params two[2];
+	struct predict_item it = {.id = 1, .kind = 1, .present = 1};
+	struct predict_grid g;
+	struct role_player *p;
+	struct fix_queue q;
+	uint32_t ent = 99;
+	const double *live;
+	int64_t mid = truth.end_ns / 2;
+
+	fix_params(&two[0], "dis");
+	cr_assert_eq(predict_params_init(&two[1], predict_find("ant")), 0);
+	cr_assert_eq(predict_params_set(&two[1], "region", "100000"), 0);
+	it.pos[0] = (truth.ctx[0].map.lo[0] + truth.ctx[0].map.hi[0]) / 2;
+	it.pos[1] = (truth.ctx[0].map.lo[1] + truth.ctx[0].map.hi[1]) / 2;
+	for (size_t i = 0; i < truth.set.n_paths; i++) {
+		truth.ctx[i].items = &it;
+		truth.ctx[i].n_items = 1;
+	}
+	struct role_player_cfg c = {
+		.truth = &truth, .lanes = two, .n_lanes = 2, .n_dest = 1};
+	cr_assert_eq(role_player_new(&c, &p), 0);
+	fix_queue_init(&q);
+	cr_expect_eq(role_player_grid(p, 1, &g, &ent), -EAGAIN);
+	cr_expect_eq(role_player_grid(p, 0, &g, &ent), -ENOTSUP);
+	cr_expect_eq(role_player_grid(p, 2, &g, &ent), -EINVAL);
+
+	cr_assert_eq(role_player_advance(p, mid, fix_emit, &q), 0);
+	cr_assert_eq(role_player_grid(p, 1, &g, &ent), 0);
+	cr_expect_eq(ent, 0);
+	cr_expect_str_eq(g.kind, "pheromone");
+	cr_assert(g.nx > 0 && g.ny > 0 && g.v);
+	int c0 = (int)((it.pos[0] - g.x0) / ((g.x1 - g.x0) / g.nx)),
+	    r0 = (int)((it.pos[1] - g.y0) / ((g.y1 - g.y0) / g.ny));
+	cr_expect_geq(g.v[r0 * g.nx + c0], 40);
+	live = g.v;
+
+	cr_assert_eq(role_player_advance(p, truth.end_ns, fix_emit, &q), 0);
+	cr_assert_eq(role_player_next(p), INT64_MAX);
+	cr_assert_eq(role_player_grid(p, 1, &g, &ent), 0, "kept copy");
+	cr_expect_neq(g.v, live, "the copy, not the freed sender's");
+	cr_expect_eq(ent, 0);
+	cr_expect_geq(g.v[r0 * g.nx + c0], 40);
+	cr_expect_leq(g.v[r0 * g.nx + c0], 100);
+	cr_expect_eq(role_player_grid(p, 0, &g, &ent), -ENOTSUP);
 	fix_queue_free(&q);
 	role_player_free(p);
 }

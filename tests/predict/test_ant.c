@@ -236,3 +236,63 @@ Test(ant_params, tables_and_baseline)
 	cr_assert_eq(predict_params_get(&d, "alpha_v", &v), 0);
 	cr_expect_eq(v, 0.8);
 }
+
+/*
+ * predict_sender_grid: an ant sender exposes its pheromone map with the
+ * grid's own geometry. Bounds [0, 1000]^2 with 50 u cells give 20 x 20
+ * cells. One armour item (kind 1: weight 1, quake) at (525, 525), cell
+ * (10, 10), in reach of a still player at (500, 500); each of the 10
+ * frames deposits rho = 40 there after the spread, and the cell never
+ * falls below its last deposit, so it holds at least 40 and at most the
+ * cap ph_max = 100 that ant_grid_settle applies every frame. A dis or a
+ * dr2 sender keeps no grid: -ENOTSUP.
+ */
+Test(ant_sender_grid, pheromone_map_exposed)
+{
+	struct predict_item it = {
+		.id = 1, .kind = 1, .present = 1, .pos = {525, 525, 0}};
+	struct predict_params par;
+	struct predict_sender *s;
+	struct predict_grid g;
+	struct predict_ctx ctx;
+	struct predict_update u;
+
+	predict_ctx_init(&ctx);
+	ctx.map.hi[0] = ctx.map.hi[1] = 1000;
+	ctx.map.hi[2] = 100;
+	ctx.items = &it;
+	ctx.n_items = 1;
+	cr_assert_eq(predict_params_init(&par, &predict_ant), 0);
+	cr_assert_eq(predict_sender_new(&par, &s), 0);
+	cr_expect_eq(predict_sender_grid(s, &g), -EAGAIN);
+	for (int k = 0; k < 10; k++) {
+		struct predict_state x = {.t_ns = k * 50000000LL,
+					  .entity = 7,
+					  .health = 100,
+					  .pos = {500, 500, 0}};
+
+		cr_assert_geq(predict_sender_tick(s, &ctx, &x, &u), 0);
+	}
+	cr_assert_eq(predict_sender_grid(s, &g), 0);
+	cr_assert_not_null(g.v);
+	cr_expect_str_eq(g.kind, "pheromone");
+	cr_expect_eq(g.nx, 20);
+	cr_expect_eq(g.ny, 20);
+	cr_expect_eq(g.x0, 0);
+	cr_expect_eq(g.y0, 0);
+	cr_expect_eq(g.x1, 1000);
+	cr_expect_eq(g.y1, 1000);
+	cr_expect_geq(g.v[10 * 20 + 10], 40);
+	for (int c = 0; c < 400; c++)
+		cr_expect_leq(fabs(g.v[c]), 100, "cell %d: %g", c, g.v[c]);
+	predict_sender_free(s);
+
+	cr_assert_eq(predict_params_init(&par, &predict_dis), 0);
+	cr_assert_eq(predict_sender_new(&par, &s), 0);
+	cr_expect_eq(predict_sender_grid(s, &g), -ENOTSUP);
+	predict_sender_free(s);
+	cr_assert_eq(predict_params_init(&par, &predict_dr2), 0);
+	cr_assert_eq(predict_sender_new(&par, &s), 0);
+	cr_expect_eq(predict_sender_grid(s, &g), -ENOTSUP);
+	predict_sender_free(s);
+}
