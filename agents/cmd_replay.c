@@ -620,8 +620,12 @@ int cmd_replay(int argc, char *argv[])
 		else if (!strcmp(a, "--grid") &&
 			 !(bad = parse_num(v, 1, 10000, &num)))
 			o.trend_nx = o.trend_ny = (int)num;
-		else if (!strcmp(a, "--lag"))
-			bad = parse_lags(v, &la) != 0;
+		else if (!strcmp(a, "--lag") && parse_lags(v, &la))
+			return cmd_usage_error("replay",
+					       "--lag wants MS[,MS...] "
+					       "(0..600000, at most %d), not "
+					       "'%s'",
+					       MAX_LAGS, v);
 		else if (!strcmp(a, "--stride") &&
 			 !(bad = parse_num(v, 1, 1e6, &num)))
 			la.stride = (size_t)num;
