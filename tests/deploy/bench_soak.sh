@@ -90,15 +90,23 @@ trap 'exit 130' INT TERM
 
 # --- summary --------------------------------------------------------------
 summary() { # CSV: print the summary and exit
-	# The steady window: from WARMUP after the first sample with every agent
-	# up to the last sample with every agent alive.
-	read -r t_up t_end <<<"$(awk -F, -v n="$agents" 'NR > 1 && $3 != "reckond" { c[$1]++ }
-		END { for (t in c) if (c[t] == n) { if (lo == "" || t + 0 < lo) lo = t + 0; if (t + 0 > hi) hi = t + 0 }
-			print (lo == "" ? -1 : lo), (hi == "" ? -1 : hi) }' "$1")"
-	if [ "$t_up" = -1 ]; then
+	# The steady window: from WARMUP after every agent is up (has the
+	# descriptors it holds at the end: an agent builds its whole play
+	# with 3 open, then opens its sockets and timers) to the last sample
+	# with every agent alive.
+	t_end=$(awk -F, -v n="$agents" 'NR > 1 && $3 != "reckond" { c[$1]++ }
+		END { hi = -1; for (t in c) if (c[t] == n && t + 0 > hi) hi = t + 0; print hi }' "$1")
+	if [ "$t_end" = -1 ]; then
 		echo "bench_soak: never saw all $agents agents at once; no summary"
 		exit 1
 	fi
+	t_up=$(awk -F, -v e="$t_end" 'NR > 1 && $3 != "reckond" && $1 <= e {
+			t[NR] = $1; p[NR] = $2; f[NR] = $6; if ($1 + 0 == e + 0) fin[$2] = $6 }
+		END {
+			for (i = 2; i <= NR; i++)
+				if ((p[i] in fin) && f[i] == fin[p[i]] && !(p[i] in up)) up[p[i]] = t[i]
+			m = 0; for (q in up) if (up[q] > m) m = up[q]; print m
+		}' "$1")
 	span=$(echo "$t_end - $t_up" | bc)
 	warmup=${WARMUP:-$(echo "s = $span / 4; if (s > 60) 60 else s" | bc)}
 	t0=$(echo "$t_up + $warmup" | bc)
@@ -225,7 +233,9 @@ while kill -0 "$rpid" 2>/dev/null; do
 		[ -n "${kinds[$p]:-}" ] || classify "$p"
 		[ "${kinds[$p]}" = - ] || sample1 "$t" "$p" "${kinds[$p]}" "${hosts[$p]}" >>"$csv"
 	done
-	next=$((next + period))
+	# the next multiple of the period: a sample that ran late is not
+	# followed by a burst of catch-up samples
+	next=$(echo "$t / $period * $period + $period" | bc)
 	while kill -0 "$rpid" 2>/dev/null; do
 		now=$(echo "$(date +%s.%N) - $t_start" | bc)
 		[ "$(echo "$now >= $next" | bc)" -eq 1 ] && break
