@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # bench_soak.sh BUILD_DIR [MINUTES=30] [AGENTS=32]: a soak of reckond and
 # its agents (a benchmark that prints figures, never pass/fail). It writes
-# a scenario of AGENTS reckon-agent hosts (PLAYERS players, default 4, of
-# BOTS_PER_PLAYER bots each, default 2, and the rest observers; dis and led
-# lanes; every link `delay 50ms 10ms loss 2%`) lasting MINUTES, runs it with
+# a scenario of AGENTS reckon-agent hosts (PLAYERS players, default 4, or
+# half of fewer than 8 agents, of BOTS_PER_PLAYER bots each, default 2, and
+# the rest observers; dis and led lanes; every link `delay 50ms 10ms loss
+# 2%`) lasting MINUTES, runs it with
 # `reckond run` as root, and every 10 s samples VmRSS (/proc/PID/status)
 # and the number of open descriptors (/proc/PID/fd) of reckond and of every
 # reckon-agent below it in the process tree (descendants of the reckond it
@@ -46,7 +47,7 @@ set -u
 build=$(cd "${1:?usage: $0 BUILD_DIR [MINUTES] [AGENTS]}" && pwd)
 minutes=${2:-30}
 agents=${3:-32}
-players=${PLAYERS:-4}
+players=${PLAYERS:-$((agents >= 8 ? 4 : (agents + 1) / 2))}
 bpp=${BOTS_PER_PLAYER:-2}
 period=10
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
