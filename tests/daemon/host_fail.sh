@@ -20,7 +20,7 @@ grep -q 'host b failed: exit status 3: cannot open the map file' "$tmp/err" || f
 grep -q '^1,b,10.77.0.2,[0-9]*,3,failed$' "$rundir/hosts.csv" || fail "hosts.csv lacks b's failure"
 grep -q '^1,a,10.77.0.1,[0-9]*,[0-9]*,stopped$' "$rundir/hosts.csv" || fail "hosts.csv lacks a stopped"
 
-run_fg host-usage.ini
+PATH=$build/agents:$PATH run_fg host-usage.ini
 [ "$rc" -eq 2 ] || fail "host-usage: reckond exited with $rc, expected the agent's usage status 2"
 grep -q "host p failed: exit status 2: reckon-agent player: unknown predictor 'lde'" "$tmp/err" ||
 	fail "host-usage: the report does not show the agent's error line"
