@@ -45,6 +45,7 @@ static void on_tick(void *arg, const struct replay_tick *k)
 }
 
 static struct map arena;
+static int arena_loaded;
 static struct predict_item items[MAP_MAX_ITEMS];
 static double respawn[MAP_MAX_ITEMS];
 
@@ -54,8 +55,11 @@ static void make(struct trace *t, uint64_t seed)
 	struct trace_events ev;
 	char err[256];
 
+	if (arena_loaded)
+		map_free(&arena); /* each trace loads the map afresh */
 	cr_assert_eq(agent_map_load("arena", &arena, err, sizeof(err)), 0, "%s",
 		     err);
+	arena_loaded = 1;
 	sim_config_defaults(&c);
 	c.seed = seed;
 	c.nbots = 6;
