@@ -64,9 +64,10 @@ struct sc_game {
 	int line;
 };
 
-/* The lead [game] duration leaves by default: the scenario's duration
- * less this is the play (agents start 0.5 s + 25 ms per host into a
- * repetition, the observer lingers 1 s, and the rest is margin). */
+/* The time a default [game] play leaves free at the end of a repetition:
+ * the play lasts the scenario's duration less this (agents start 0.5 s +
+ * 25 ms per host into a repetition, the observer lingers 1 s, and the rest
+ * is margin). */
 #define SC_GAME_LEAD_NS 4000000000LL
 
 /* [predictor NAME]: one predictor instance, its lane in every agent. */

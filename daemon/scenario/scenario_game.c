@@ -163,7 +163,8 @@ int sc_trace_check(const char *path, int64_t *len_ns, char *err, size_t errlen)
 	return rc;
 }
 
-/* The play's length: [game] duration, or the scenario's less the lead. */
+/* The play's length: [game] duration, or the scenario's duration less
+ * SC_GAME_LEAD_NS of start-up and linger time. */
 void sc_game_play(struct sc_loader *L)
 {
 	struct scenario *sc = L->sc;

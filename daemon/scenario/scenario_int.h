@@ -353,7 +353,8 @@ int sc_trace_check(const char *path, int64_t *len_ns, char *err, size_t errlen);
 const struct sc_role *sc_role_of(const struct sc_host *h);
 
 /* The play's length: [game] duration, the trace's, or the scenario's
- * less the lead; reported when it does not fit. */
+ * duration less SC_GAME_LEAD_NS of start-up and linger time; reported
+ * when it does not fit. */
 void sc_game_play(struct sc_loader *L);
 
 /* Line of key in h's section, else of its header. */
