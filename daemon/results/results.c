@@ -4,6 +4,7 @@
  * sees half a file; CSV has a header row and JSON is one object per file.
  */
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -108,6 +109,22 @@ int results_commit(FILE *f, const char *tmp, const char *path)
 		return err;
 	}
 	return 0;
+}
+
+void results_csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.6g", v);
+	else
+		fputs(",", f);
+}
+
+void results_json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+	else
+		fputs("null", f);
 }
 
 size_t results_split_csv(char *line, char **f, size_t max)

@@ -38,6 +38,11 @@ int results_path(char *buf, size_t len, const char *fmt, ...)
 FILE *results_open_tmp(const char *path, char *tmp, size_t tmplen);
 int results_commit(FILE *f, const char *tmp, const char *path);
 
+/* One figure in summary files, %.6g: as a CSV cell (",v", or "," when not
+ * finite) and as a JSON number (null when not finite). */
+void results_csv_num(FILE *f, double v);
+void results_json_num(FILE *f, double v);
+
 /* Split a line of a results CSV file in place (csv_split), dropping the
  * line end; returns the number of fields, or max + 1 when there are
  * more. */

@@ -343,22 +343,6 @@ static int summarize(const struct group *g, struct row_out *out)
 	return 0;
 }
 
-static void csv_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, ",%.6g", v);
-	else
-		fputs(",", f);
-}
-
-static void json_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.6g", v);
-	else
-		fputs("null", f);
-}
-
 /* dir/name through a temporary file (results_open_tmp). */
 static FILE *open_tmp(const char *dir, const char *name, char *path,
 		      size_t plen, char *tmp, size_t tlen)
@@ -387,8 +371,8 @@ static int write_csv(const char *dir, const struct row_out *rows, size_t n,
 		fprintf(f, "%s,%s,%s,%zu", rows[i].g->predictor,
 			rows[i].g->params, rows[i].g->condition, rows[i].n);
 		for (int k = 0; k < F_N; k++) {
-			csv_num(f, rows[i].mean[k]);
-			csv_num(f, rows[i].half[k]);
+			results_csv_num(f, rows[i].mean[k]);
+			results_csv_num(f, rows[i].half[k]);
 		}
 		if (lc_sum_files(lc))
 			lc_sum_csv_blank(f);
@@ -427,9 +411,9 @@ static int write_json(const char *dir, const struct row_out *rows, size_t n,
 		fprintf(f, ", \"repetitions\": %zu", rows[i].n);
 		for (int k = 0; k < F_N; k++) {
 			fprintf(f, ",\n     \"%s\": {\"mean\": ", fig_name[k]);
-			json_num(f, rows[i].mean[k]);
+			results_json_num(f, rows[i].mean[k]);
 			fputs(", \"ci95\": ", f);
-			json_num(f, rows[i].half[k]);
+			results_json_num(f, rows[i].half[k]);
 			fprintf(f, ", \"n\": %u}", rows[i].nval[k]);
 		}
 		fputs("}", f);

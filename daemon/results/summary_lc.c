@@ -366,22 +366,6 @@ int lc_sum_finish(struct lc_sum *s)
 	return err;
 }
 
-static void put_csv(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, ",%.6g", v);
-	else
-		fputs(",", f);
-}
-
-static void put_json(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.6g", v);
-	else
-		fputs("null", f);
-}
-
 void lc_sum_csv_header(FILE *f)
 {
 	for (int k = 0; k < G_N; k++)
@@ -404,8 +388,8 @@ void lc_sum_csv_rows(const struct lc_sum *s, FILE *f, unsigned npred)
 		for (unsigned k = 0; k < npred; k++)
 			fputs(",,", f);
 		for (int k = 0; k < G_N; k++) {
-			put_csv(f, g->mean[k]);
-			put_csv(f, g->half[k]);
+			results_csv_num(f, g->mean[k]);
+			results_csv_num(f, g->half[k]);
 		}
 		fputc('\n', f);
 	}
@@ -425,9 +409,9 @@ void lc_sum_json_rows(const struct lc_sum *s, FILE *f, int first)
 		fprintf(f, ", \"repetitions\": %zu", g->n_r);
 		for (int k = 0; k < G_N; k++) {
 			fprintf(f, ",\n     \"%s\": {\"mean\": ", gfig_name[k]);
-			put_json(f, g->mean[k]);
+			results_json_num(f, g->mean[k]);
 			fputs(", \"ci95\": ", f);
-			put_json(f, g->half[k]);
+			results_json_num(f, g->half[k]);
 			fprintf(f, ", \"n\": %u}", g->nval[k]);
 		}
 		fputs("}", f);
