@@ -152,9 +152,10 @@ static void finish(struct fps_host *h)
 		fprintf(stderr,
 			"reckon-agent %s: %zu shots, %" PRIu64
 			" states, %" PRIu64 " replies, %" PRIu64
-			" refused, %" PRIu64 " sent\n",
+			" refused, %" PRIu64 " snapshot PDUs, %" PRIu64
+			" sent\n",
 			o->run.host, lc->nv, st.rx_state, st.rx_reply,
-			st.rx_bad, st.tx);
+			st.rx_bad, st.snap_pdus, st.tx);
 	} else {
 		struct fps_client_stats st;
 
