@@ -1,8 +1,7 @@
 #!/bin/bash
 # bench_fps_bridge.sh: a crowded lag-compensation match through the
 # userspace bridge, then the same match in the simulator. One TLC
-# fps-server and N fps-clients (default 63: with the server, the
-# scenario's 64-host limit) play SECS seconds (default 10) at 60 Hz over
+# fps-server and N fps-clients play SECS seconds (default 10) at 60 Hz over
 # 8 ms links under `reckond run` (network namespaces; needs root). Prints:
 #   - the agents' timer lateness (wake-up - due time, as each agent
 #     prints it at its end): the server's p50/p99/max, and over the
@@ -13,13 +12,17 @@
 #     server's failed sends (its socket buffer full), and snapshots lost
 #     end to end (sent by the server - received by the clients, which
 #     also counts those in flight at the end);
+#   - whether reckond marked the run degraded (run.json: an agent's
+#     timer fired more than one tick late, or the bridge lost frames);
 #   - `reckond sim`'s progress line for the same file (speed over real
 #     time).
 # Prints; asserts nothing.
 #
+# N defaults to 64: with the server, the scenario's 65-host limit.
+#
 # usage: bench_fps_bridge.sh BUILD_DIR [N [SECS]]   (77: not root)
 build=$(cd "${1:?usage: $0 BUILD_DIR [N [SECS]]}" && pwd)
-n=${2:-63}
+n=${2:-64}
 secs=${3:-10}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 77; }
@@ -71,11 +74,14 @@ awk -F, -v cpu="$cpu" -v tck="$tck" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] =
 	{ in_ += $c["in"]; lim += $c["drop_limit"] }
 	END { printf "  bridge: %d frames in, reckond CPU %.2f s, %.1f us per frame; %d dropped by queue limits\n",
 		in_, cpu / tck, in_ ? cpu / tck / in_ * 1e6 : 0, lim }' "$dir/counters.csv"
-sent=$(sed -n 's/.* \([0-9]*\) sent$/\1/p' "$dir/hosts/srv.log")
+sent=$(sed -n 's/.* \([0-9]*\) snapshot PDUs, .*/\1/p' "$dir/hosts/srv.log")
+dgrams=$(sed -n 's/.* \([0-9]*\) sent$/\1/p' "$dir/hosts/srv.log")
 got=$(sed -n 's/.* snapshots=\([0-9]*\).*/\1/p' "$dir"/hosts/c*.log | awk '{ s += $1 } END { print s + 0 }')
 failed=$(sed -n 's/.*: \([0-9]*\) sends failed$/\1/p' "$dir/hosts/srv.log")
-echo "  snapshots: server sent ${sent:-?} (sendto failed ${failed:-0} times)," \
-	"clients received $got (lost or in flight: $(( ${sent:-0} - got )))"
+echo "  snapshots: server sent ${sent:-?} player states in ${dgrams:-?} datagrams" \
+	"(sendto failed ${failed:-0} times), clients received $got" \
+	"(lost or in flight: $(( ${sent:-0} - got )))"
+sed -n 's/.*"emulation": \(.*\),$/  run.json emulation: \1/p' "$dir/run.json"
 mkdir -p "$tmp/sim"
 echo "simulated, the same file:"
 (cd "$tmp/sim" && "$build/daemon/reckond" sim "$tmp/m.ini" 2>&1 | grep ': rep ')
