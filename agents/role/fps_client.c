@@ -43,7 +43,7 @@ struct fps_client {
 	struct fps_client_cfg c;
 	int me;
 	const struct trace_sample **mine;
-	size_t nmine;
+	size_t nmine, own_at; /* own_at: the sample own_index found last */
 	int64_t origin, tick_ns, next_tick, end_ns;
 	struct lc_body body;
 	struct wrng rng;
@@ -130,14 +130,19 @@ int64_t fps_client_next(const struct fps_client *cl)
 	return t < cl->end_ns ? t : INT64_MAX;
 }
 
-/* This client's true state at relative time t: its newest trace sample
- * at or before t. */
-static struct fps_state own_state(const struct fps_client *cl, int64_t t)
+/* Index of this client's newest trace sample at or before relative time
+ * t (0 when t is before the first). The ticks ask for growing times:
+ * from the previous answer, a step or two forward finds it. */
+static size_t own_index(struct fps_client *cl, int64_t t)
 {
-	size_t lo = 0, hi = cl->nmine;
-	const struct trace_sample *s;
-	struct fps_state st;
+	size_t lo = 0, hi = cl->nmine, i = cl->own_at;
 
+	if (cl->mine[i]->t_ns - cl->origin <= t) {
+		while (i + 1 < cl->nmine &&
+		       cl->mine[i + 1]->t_ns - cl->origin <= t)
+			i++;
+		return cl->own_at = i;
+	}
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 
@@ -146,7 +151,16 @@ static struct fps_state own_state(const struct fps_client *cl, int64_t t)
 		else
 			hi = mid;
 	}
-	s = cl->mine[lo];
+	return cl->own_at = lo;
+}
+
+/* This client's true state at relative time t: its newest trace sample
+ * at or before t. */
+static struct fps_state own_state(struct fps_client *cl, int64_t t)
+{
+	const struct trace_sample *s = cl->mine[own_index(cl, t)];
+	struct fps_state st;
+
 	memset(&st, 0, sizeof(st));
 	st.pose =
 		(struct lc_pose){s->x, s->y, s->yaw, s->stance == TRACE_CROUCH};
