@@ -27,4 +27,4 @@ export RECKON_MAP_DIR=$src/scenarios/maps
 	printf '[defaults]\nlink = delay 8ms\n'
 } >"$tmp/players.ini"
 TIMEFORMAT='  CPU %U s user + %S s system, %R s wall'
-time "$build/daemon/reckond" sim "$tmp/players.ini" 2>&1 | grep ': rep '
+{ time "$build/daemon/reckond" sim "$tmp/players.ini" 2>&1 | grep ': rep '; } 2>&1
