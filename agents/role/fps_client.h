@@ -6,12 +6,13 @@
  * the server's snapshots of the other players (bundles of Entity State
  * PDUs; a malformed bundle is counted and dropped whole) and renders
  * them at now - interp (interpolating between the two snapshots that
- * bracket the render time; interp 0 shows the newest, as LAGCOM does), and fights on its own
- * screen: an enemy in its line of sight is engaged after a reaction time,
- * aimed at (torso, with a seeded Gaussian aim error) and fired on at the
- * weapon's rate; each shot is a Fire PDU naming the player it hit on this
- * screen. Hits on itself (Detonation PDUs) get the SBC-on-arrival test
- * of agents/lagcomp and a confirm/deny reply in every mode. Pure.
+ * bracket the render time; interp 0 shows the newest, as LAGCOM does),
+ * and fights on its own screen: an enemy in its line of sight is
+ * engaged after a reaction time, aimed at (torso, with a seeded Gaussian
+ * aim error) and fired on at the weapon's rate; each shot is a Fire PDU
+ * naming the player it hit on this screen. Hits on itself (Detonation
+ * PDUs) get the SBC-on-arrival test of agents/lagcomp and a
+ * confirm/deny reply in every mode. Pure.
  */
 #ifndef RECKON_ROLE_FPS_CLIENT_H
 #define RECKON_ROLE_FPS_CLIENT_H

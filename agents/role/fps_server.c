@@ -7,10 +7,10 @@
  * player's Entity State PDU is encoded once, the PDUs are packed into
  * bundles of at most FPS_DGRAM_MAX octets, and every joined client gets
  * the same bundles (N players: N x ceil(N / per-bundle) datagrams a tick
- * instead of N x N). RTT: a client's state
- * update echoes the newest server tick it received and how long it held
- * it, so RTT = now - send time of that tick - hold (the NTP-style
- * measurement; the estimator of the lagcomp config smooths it).
+ * instead of N x N). RTT: a client's state update echoes the newest
+ * server tick it received and how long it held it, so RTT = now - send
+ * time of that tick - hold (the NTP-style measurement; the estimator of
+ * the lagcomp config smooths it).
  */
 #include <errno.h>
 #include <math.h>

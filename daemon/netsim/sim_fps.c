@@ -5,14 +5,14 @@
  * (agents/io/fps_opts.c), builds the same fps_server or fps_client over
  * the same map and bot game (generated once per distinct game and shared
  * by the clients that play it; the clients also share one cache of
- * decoded snapshot bundles, fps_client.h), is woken when the machine asks and takes
- * the datagrams that arrive. Routing follows the sockets: a client sends
- * to the host with its --server address; the server answers player P at
- * the host the last accepted datagram of P came from (the address it
- * learns with recvfrom), and fails the send, as sendto to an unknown peer
- * would, before it has heard from P. At its end the server writes
- * lagcomp-HOST.csv and shots-HOST.csv through agents/io/lagcomp_io.c and
- * a client keeps the counter line the agent prints for the host log.
+ * decoded snapshot bundles, fps_client.h), is woken when the machine
+ * asks and takes the datagrams that arrive. Routing follows the sockets: a
+ * client sends to the host with its --server address; the server answers
+ * player P at the host the last accepted datagram of P came from (the
+ * address it learns with recvfrom), and fails the send, as sendto to an
+ * unknown peer would, before it has heard from P. At its end the server
+ * writes lagcomp-HOST.csv and shots-HOST.csv through agents/io/lagcomp_io.c
+ * and a client keeps the counter line the agent prints for the host log.
  */
 #include <arpa/inet.h>
 #include <errno.h>
