@@ -19,11 +19,17 @@
 # Prints; asserts nothing.
 #
 # N defaults to 64: with the server, the scenario's 65-host limit.
+# LEAD (seconds, default 0) moves t0 to LEAD s after reckond starts, an
+# absolute --start-ns for every agent, so that the start-up (namespaces,
+# 64 clients generating the bot game) is over before play starts; 0
+# leaves t0 to reckond (0.5 s + 25 ms per host after it starts the
+# hosts). The simulated run always uses reckond's own start.
 #
-# usage: bench_fps_bridge.sh BUILD_DIR [N [SECS]]   (77: not root)
-build=$(cd "${1:?usage: $0 BUILD_DIR [N [SECS]]}" && pwd)
+# usage: bench_fps_bridge.sh BUILD_DIR [N [SECS [LEAD]]]   (77: not root)
+build=$(cd "${1:?usage: $0 BUILD_DIR [N [SECS [LEAD]]]}" && pwd)
 n=${2:-64}
 secs=${3:-10}
+lead=${4:-0}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 77; }
 tmp=$(mktemp -d)
@@ -34,18 +40,24 @@ cleanup() {
 }
 trap cleanup EXIT
 export RECKON_MAP_DIR=$src/scenarios/maps RECKON_AGENT=$build/agents/reckon-agent
-{
+# scenario START: START is "" or " --start-ns T0" for every host's args
+scenario() {
 	printf '[scenario]\nname = lc-bridge-%d\nduration = %ds\nseed = 3\n' \
-		"$n" $((secs + 2))
+		"$n" $((secs + 2 + lead))
 	printf 'results = %s/results\n\n[host srv]\nrole = fps-server\n' "$tmp"
-	printf 'args = --mode tlc --map dust --port 47100 --duration %d\n\n' "$secs"
+	printf 'args = --mode tlc --map dust --port 47100 --duration %d%s\n\n' \
+		"$secs" "$1"
 	for e in $(seq 0 $((n - 1))); do
 		printf '[host c%d]\nrole = fps-client\n' "$e"
 		printf 'args = --entity %d --server {addr:srv}:47100 --map dust ' "$e"
-		printf -- '--bots %d --duration %d\n\n' "$n" "$secs"
+		printf -- '--bots %d --duration %d%s\n\n' "$n" "$secs" "$1"
 	done
 	printf '[defaults]\nlink = delay 8ms\n'
-} >"$tmp/m.ini"
+}
+scenario "" >"$tmp/sim.ini"
+start=
+[ "$lead" -gt 0 ] && start=" --start-ns $(( $("$build/agents/reckon-agent" now) + lead * 1000000000 ))"
+scenario "$start" >"$tmp/m.ini"
 
 (cd "$tmp" && exec "$build/daemon/reckond" -q -s "$tmp/s.sock" run "$tmp/m.ini") \
 	>"$tmp/out" 2>"$tmp/err" &
@@ -62,7 +74,7 @@ pid=
 dir=$(sed -n 's/^results: //p' "$tmp/out")
 [ -d "$dir" ] || { echo "reckond run failed ($rc):"; tail "$tmp/err"; exit 1; }
 
-echo "emulated: 1 server + $n clients, $secs s at 60 Hz, userspace bridge"
+echo "emulated: 1 server + $n clients, $secs s at 60 Hz, userspace bridge${start:+, t0 $lead s after reckond started}"
 lat() { sed -n 's/.*timer lateness p50 \([0-9]*\) us p99 \([0-9]*\) us max \([0-9]*\) us.*/\1 \2 \3/p' "$@"; }
 read -r s50 s99 smax < <(lat "$dir/hosts/srv.log")
 echo "  server timer lateness: p50 ${s50:-?} us, p99 ${s99:-?} us, max ${smax:-?} us"
@@ -84,4 +96,4 @@ echo "  snapshots: server sent ${sent:-?} player states in ${dgrams:-?} datagram
 sed -n 's/.*"emulation": \(.*\),$/  run.json emulation: \1/p' "$dir/run.json"
 mkdir -p "$tmp/sim"
 echo "simulated, the same file:"
-(cd "$tmp/sim" && "$build/daemon/reckond" sim "$tmp/m.ini" 2>&1 | grep ': rep ')
+(cd "$tmp/sim" && "$build/daemon/reckond" sim "$tmp/sim.ini" 2>&1 | grep ': rep ')
