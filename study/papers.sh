@@ -123,6 +123,16 @@ for p in $papers; do
 		RECKON_NO_BENCH=1 bash "$root/tests/predict/ekb_experiment.sh" \
 			"$build" 5 2>/dev/null | sed -n '/^== AEE/,$p' |
 			sed 's/^== \(.*\)/\n#### \1\n/' | tee -a "$out/tables.md"
+		say "003: how the bots of the same 5 traces move"
+		for s in 1 2 3 4 5; do
+			"$agent" trace gen --map field --bots 10 --duration 300 \
+				--seed "$s" -o "$out/field$s.csv" >/dev/null 2>&1
+		done
+		emit
+		emit "#### how the bots move (the 5 field traces, every living" \
+			"sample)"
+		emit
+		table $tables patterns "$out"/field[1-5].csv
 		emit
 		;;
 	004)

@@ -213,9 +213,75 @@ def cmd_led(path):
               f'{m.group(8)} | {m.group(9)} |')
 
 
+def cos(ax, ay, bx, by):
+    na, nb = math.hypot(ax, ay), math.hypot(bx, by)
+    return (ax * bx + ay * by) / (na * nb) if na > 0 and nb > 0 else None
+
+
+def cmd_patterns(*traces):
+    """How the bots of the traces move against EKB's and TDM's premises:
+    EKB's follow velocity runs at the team's centroid at full speed (out
+    of battle with weight beta = 0.7), TDM keeps the velocity."""
+    n = still = moving = to_c = away_c = 0
+    keep = {}
+    for path in traces:
+        ent = {}
+        with open(path) as f:
+            lines = [l for l in f if not l.startswith('#')]
+        for r in csv.DictReader(lines):
+            if r['alive'] != '1':
+                continue
+            t = round(float(r['t']) * 64)
+            ent.setdefault(int(r['entity']), {})[t] = (
+                int(r['team']), float(r['x']), float(r['y']),
+                float(r['vx']), float(r['vy']))
+        ticks = {}
+        for e, s in ent.items():
+            for t, v in s.items():
+                ticks.setdefault(t, []).append((e, v))
+        for t, es in ticks.items():
+            for e, (team, x, y, vx, vy) in es:
+                n += 1
+                sp = math.hypot(vx, vy)
+                if sp < 10:
+                    still += 1
+                    continue
+                mates = [(v[1], v[2]) for o, v in es
+                         if o != e and v[0] == team]
+                if sp < 50 or not mates:
+                    continue
+                moving += 1
+                cx = sum(m[0] for m in mates) / len(mates)
+                cy = sum(m[1] for m in mates) / len(mates)
+                c = cos(vx, vy, cx - x, cy - y)
+                if c is not None and c > 0.9:
+                    to_c += 1
+                elif c is not None and c < 0:
+                    away_c += 1
+                for lag in (19, 58, 134):  # 300, 900, 2100 ms at 64 Hz
+                    w = ent[e].get(t + lag)
+                    if w is None:
+                        continue
+                    c2 = cos(vx, vy, w[3], w[4])
+                    k = keep.setdefault(lag, [0, 0])
+                    k[0] += 1
+                    k[1] += c2 is not None and c2 > 0.9
+    print('| living samples | still (< 10 u/s) | moving (> 50 u/s, with '
+          'teammates) | of those: at the team centroid (cos > 0.9) | away '
+          'from it (cos < 0) | same heading 300 ms later | 900 ms | '
+          '2100 ms |')
+    print('|---|---|---|---|---|---|---|---|')
+    kp = [f'{100.0 * keep[l][1] / keep[l][0]:.1f} %' for l in (19, 58, 134)]
+    print(f'| {n} | {100.0 * still / n:.1f} % | {moving} | '
+          f'{100.0 * to_c / moving:.1f} % | {100.0 * away_c / moving:.1f} % '
+          f'| ' + ' | '.join(kp) + ' |')
+
+
 def main(a):
     cmds = {'predictors': (cmd_predictors, 2), 'lagcomp': (cmd_lagcomp, 1),
             'lags': (cmd_lags, 1), 'tau': (cmd_tau, 2), 'led': (cmd_led, 1)}
+    if len(a) >= 3 and a[1] == 'patterns':
+        return cmd_patterns(*a[2:])
     if len(a) < 2 or a[1] not in cmds or len(a) - 2 != cmds[a[1]][1]:
         sys.exit(__doc__.split('usage: ')[1])
     fn = cmds[a[1]][0]
