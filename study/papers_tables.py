@@ -37,7 +37,12 @@ def ci(v):
     if len(v) < 2:
         return m, float('nan')
     df = len(v) - 1
-    t = T95.get(df, 1.96 if df > 29 else T95[max(k for k in T95 if k < df)])
+    if df in T95:
+        t = T95[df]
+    elif df > 29:
+        t = 1.96
+    else:  # the quantile of the next smaller df in the table: wider
+        t = T95[max(k for k in T95 if k < df)]
     return m, t * st.stdev(v) / math.sqrt(len(v))
 
 
