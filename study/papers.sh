@@ -152,6 +152,31 @@ for p in $papers; do
 		bash "$root/tests/predict/dhsm_offline.sh" "$build" 2>/dev/null |
 			sed 's/^== \(.*\)/\n#### \1\n/; s/^\( *tau .*\)/```\n\1/; s/^pursuer ticks\(.*\)/```\n\npursuer ticks\1/' |
 			tee -a "$out/tables.md"
+		say "004: the line-of-sight gate variants on the loop trace"
+		"$agent" trace gen --map loop --bots 2 --duration 600 --seed 1 \
+			--tick-hz 20 -o "$out/loop.csv" >/dev/null 2>&1
+		emit
+		emit "#### 004 DHSM: the gate variants (loop, replay; packets," \
+			"mean error in u)"
+		emit
+		emit "| τ (u) | DR | DHSM (gate dr-to-sp, fov 90°: ours) |" \
+			"gate off | gate strict | fov 0 |"
+		emit "|---:|---:|---:|---:|---:|---:|"
+		for tau in 17.857 44.643 89.286 178.571; do
+			row="| $tau"
+			for v in "models=dr" "models=dr+sp" \
+				"models=dr+sp --param los_gate=off" \
+				"models=dr+sp --param los_gate=strict" \
+				"models=dr+sp --param fov=0"; do
+				# shellcheck disable=SC2086
+				row="$row | $("$agent" replay --trace "$out/loop.csv" \
+					--predictor dhsm --param $v --param tau="$tau" \
+					--json | sed -n 's/.*"entity": 1, .*"paths": \([0-9]*\), .*"updates": \([0-9]*\), .*"err_mean": \([0-9.]*\),.*/\1 \2 \3/p' |
+					awk '{ printf "%d, %.2f", $1 + $2, $3 }')"
+			done
+			emit "$row |"
+		done
+		emit
 		;;
 	*)
 		echo "papers.sh: unknown paper '$p' (000 ... 004)" >&2
