@@ -24,7 +24,6 @@ out=$(cd "$out" && pwd)
 papers=${PAPERS:-000 001 002 003 004}
 reckond=$build/daemon/reckond
 agent=$build/agents/reckon-agent
-tables="python3 $root/study/papers_tables.py"
 for x in "$reckond" "$agent"; do
 	[ -x "$x" ] || { echo "papers.sh: $x not built" >&2; exit 1; }
 done
@@ -38,8 +37,8 @@ say() { # progress on stderr, with the elapsed time
 emit() { # a line of the tables: stdout and tables.md
 	echo "$@" | tee -a "$out/tables.md"
 }
-table() { # table CMD...: a table, on stdout and in tables.md
-	"$@" | tee -a "$out/tables.md"
+table() { # table ARGS...: papers_tables.py ARGS, on stdout and in tables.md
+	python3 "$root/study/papers_tables.py" "$@" | tee -a "$out/tables.md"
 }
 sim() { # sim NAME: reckond sim of scenarios/papers/NAME.ini into OUT/NAME
 	local d=$out/$1
@@ -66,7 +65,7 @@ for p in $papers; do
 		emit "### 000 led reckoning: live run, zero latency" \
 			"(scenarios/papers/000-led.ini)"
 		emit
-		table $tables predictors "$run" dr
+		table predictors "$run" dr
 		say "000: replay, 20 bots x 1500 s of dust, 500 subjects"
 		"$agent" trace gen --map dust --bots 20 --duration 1500 \
 			--seed 7 --tick-hz 60 -o "$out/dust.csv" >/dev/null 2>&1
@@ -76,7 +75,7 @@ for p in $papers; do
 		emit "### 000 led reckoning: the paper's method (replay," \
 			"500 subject paths, Welch's t)"
 		emit
-		table $tables led "$out/000-replay.out"
+		table led "$out/000-replay.out"
 		emit
 		;;
 	001)
@@ -85,7 +84,7 @@ for p in $papers; do
 		emit "### 001 AntReckoning: live run at eta = 50 u, zero" \
 			"latency (scenarios/papers/001-ant.ini)"
 		emit
-		table $tables predictors "$run" dr2
+		table predictors "$run" dr2
 		say "001: replay, 10 bots x 600 s of arena, fixed rate and" \
 			"thresholds"
 		"$agent" trace gen --map arena --bots 10 --duration 600 \
@@ -105,7 +104,7 @@ for p in $papers; do
 		emit "### 002 lag compensation: TLC against ALC at +250 ms" \
 			"(scenarios/papers/002-lagcomp.ini)"
 		emit
-		table $tables lagcomp "$run"
+		table lagcomp "$run"
 		emit
 		;;
 	003)
@@ -115,7 +114,7 @@ for p in $papers; do
 		emit "### 003 play patterns: live run, mean displayed error" \
 			"(u) by one-way delay (scenarios/papers/003-ekb.ini)"
 		emit
-		table $tables lags "$sw"
+		table lags "$sw"
 		say "003: replay --lag, 5 seeds x 10 bots x 300 s of field"
 		emit
 		emit "### 003 play patterns: the paper's method (replay --lag," \
@@ -132,7 +131,7 @@ for p in $papers; do
 		emit "#### how the bots move (the 5 field traces, every living" \
 			"sample)"
 		emit
-		table $tables patterns "$out"/field[1-5].csv
+		table patterns "$out"/field[1-5].csv
 		emit
 		;;
 	004)
@@ -142,7 +141,7 @@ for p in $papers; do
 		emit "### 004 DHSM: live run, the pursuer on loop, zero latency" \
 			"(scenarios/papers/004-dhsm.ini)"
 		emit
-		table $tables tau "$sw" 17.857142857
+		table tau "$sw" 17.857142857
 		say "004: replay, the pursuer on loop, loop2, loop3 (600 s," \
 			"20 Hz)"
 		emit

@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../agents/lib.sh"
 [ -x "$reckond" ] || fail "no reckond in $build/daemon"
 command -v python3 >/dev/null || skip "python3 is not installed"
-tables="python3 $src/study/papers_tables.py"
+tables() { python3 "$src/study/papers_tables.py" "$@"; }
 
 sed 's/^duration = 124s/duration = 16s/; s/^repetitions = 10/repetitions = 3/' \
 	"$src/scenarios/papers/001-ant.ini" >"$tmp/ant.ini"
@@ -30,7 +30,7 @@ sim() { # sim DIR: the results directory of a simulated run of ant.ini
 }
 rundir=$(sim a)
 [ -f "$rundir/summary.csv" ] || fail "no summary.csv"
-$tables predictors "$rundir" dr2 >"$tmp/t1" 2>"$tmp/err" ||
+tables predictors "$rundir" dr2 >"$tmp/t1" 2>"$tmp/err" ||
 	fail "papers_tables.py predictors failed"
 for p in dr2 ant ant-rho0; do
 	grep -q "^| $p | 3 | " "$tmp/t1" || fail "no row for $p over 3 reps"
@@ -46,7 +46,7 @@ want=$(for r in 1 2 3; do
 done | awk '{ s += $1 } END { printf "%+.1f", s / NR }')
 grep -q "^| ant | .* | $want ± [0-9.]* % | [-+][0-9.]* ± [0-9.]* % |$" \
 	"$tmp/t1" || fail "ant's paired change is not $want %: $(grep '^| ant ' "$tmp/t1")"
-$tables predictors "$(sim b)" dr2 >"$tmp/t2" || fail "second table failed"
+tables predictors "$(sim b)" dr2 >"$tmp/t2" || fail "second table failed"
 cmp -s "$tmp/t1" "$tmp/t2" || fail "two runs of one seed print different tables"
 
 sed 's/^duration = 604s/duration = 34s/; s/^repetitions = 10/repetitions = 2/' \
@@ -57,7 +57,7 @@ sed 's/^duration = 604s/duration = 34s/; s/^repetitions = 10/repetitions = 2/' \
 "$reckond" -n "$tmp/dhsm.ini" 2>"$tmp/err" || fail "shortened 004-dhsm.ini is refused"
 "$reckond" -q sweep -j 1 --no-plots -o "$tmp/sw" "$tmp/dhsm.ini" \
 	>"$tmp/sw.out" 2>"$tmp/err" || fail "reckond sweep exited $?"
-$tables tau "$tmp/sw" 17.857142857 >"$tmp/t3" 2>"$tmp/err" ||
+tables tau "$tmp/sw" 17.857142857 >"$tmp/t3" 2>"$tmp/err" ||
 	fail "papers_tables.py tau failed"
 [ "$(grep -c '^| [0-9]' "$tmp/t3")" -eq 2 ] || fail "tau table has not 2 rows"
 want=$(awk -F, '$2 == "dr" && $3 == "89.286" { printf "%.3f", $8 }' "$tmp/sw/sweep.csv")
