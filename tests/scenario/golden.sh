@@ -2,9 +2,9 @@
 # golden.sh: golden-file tests of `reckond -n` / `reckond -nv`, the
 # scenario checker. broken/*.ini must fail with exit status 1 and exactly
 # the messages of broken/*.expected on stderr; valid/*.ini must print
-# exactly valid/*.expected; every scenarios/*.ini (globbed now, so new
-# scenarios are covered) must pass -n, and its canonical form must load
-# back to the same canonical form. Usage: golden.sh BUILD_DIR.
+# exactly valid/*.expected; every scenarios/*.ini and scenarios/*/*.ini
+# (globbed now, so new scenarios are covered) must pass -n, and its
+# canonical form must load back to the same canonical form. Usage: golden.sh BUILD_DIR.
 # RECKON_UPDATE_GOLDEN=1 rewrites the .expected files instead (review the
 # diff before committing).
 set -u
@@ -71,7 +71,7 @@ done
 
 cd "$src" || exit 1
 shopt -s nullglob
-for ini in scenarios/*.ini tests/scenario/valid/*.ini; do
+for ini in scenarios/*.ini scenarios/*/*.ini tests/scenario/valid/*.ini; do
 	checked=$((checked + 1))
 	if ! "$reckond" -n "$ini" 2>"$tmp/err"; then
 		echo "FAIL $ini does not pass reckond -n:"
