@@ -8,7 +8,8 @@
 #     which shows its progress), into OUT/GRID;
 #  3. the emulated spot checks (study/spot.sh, root), into OUT/spot and
 #     OUT/spot.md;
-#  4. every table of docs/STUDY.md (study/tables.sh), into OUT/tables.md.
+#  4. every table of docs/STUDY.md (study/tables.sh), into OUT/tables.md,
+#     and its figures (study/plots.sh), into OUT/plots.
 # Each step prints its time, and the total is printed at the end.
 #
 # OUT defaults to results/study; BUILD to build/. -j N runs N grid points
@@ -95,4 +96,9 @@ else
 	echo "== spot checks skipped: the emulated runs need root (study/spot.sh)"
 fi
 step tables bash -c '"$1/study/tables.sh" "$2" >"$2/tables.md"' _ "$root" "$out"
+if command -v gnuplot >/dev/null; then
+	step plots "$root/study/plots.sh" "$out"
+else
+	echo "== plots skipped: gnuplot is not installed"
+fi
 echo "study: $(( $(date +%s) - t0 )) s in all; tables in $out/tables.md"

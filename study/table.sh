@@ -206,7 +206,7 @@ lc-acc | lc-sbc | lc-rtt-acc | lc-rtt-sbc)
 		# ALC threshold makes every victim low-ping); both when both do.
 		sbc != "sbc" { print; next }
 		{
-			lo = $11 > 0; hi = $12 > 0
+			lo = $9 + 0 > 0; hi = $10 + 0 > 0
 			if (hi && !lo) print $1, $2, $3, $4, $7, $8, "(high)"
 			else if (lo && !hi) print $1, $2, $3, $4, $5, $6, "(low)"
 			else print $1, $2, $3, $4, $7, $8, "(high;low:" $5 ")"

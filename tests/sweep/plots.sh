@@ -10,7 +10,8 @@
 # as two figures of 16 and 4 curves. A lag-compensation run whose
 # condition label holds a % (loss=5%, which gnuplot reads as a format in
 # a tic label: point 2 of scenarios/study/lagcomp.ini, one repetition)
-# must draw its figures against the condition. Without gnuplot on the machine the
+# must draw its figures against the condition, and a point printed by
+# `sweep --point` from a scenario with [game] must load. Without gnuplot on the machine the
 # parts that need it are skipped.
 set -euo pipefail
 build=${1:?usage: plots.sh BUILD_DIR}
@@ -115,4 +116,9 @@ for f in hit_accuracy_vs_condition sbc_low_vs_condition; do
 		fail "$f.svg (a condition with a %) is not an SVG document"
 done
 echo "a % in a condition label: the lag-compensation figures drawn"
+# a printed point of a [game] scenario loads: its agents' args do not
+# get --condition, which [game] owns
+"$reckond" sweep --point 30 "$root/scenarios/study/predictors.ini" >"$tmp/p30.ini"
+"$reckond" -n "$tmp/p30.ini" >"$tmp/err" 2>&1 || fail "point 30 does not load: $(cat "$tmp/err")"
+echo "sweep --point of a [game] scenario: loads"
 echo "PASS: $(find "$tmp/gp" -name '*.svg' | wc -l) SVG figures, each with its PNG"
