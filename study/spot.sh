@@ -40,11 +40,12 @@ point=30
 bad=0
 
 # scenario GRID REPS: point $point of the grid, REPS repetitions, results
-# under $out/GRID
+# under $out/GRID, in the mode each command asks for (`reckond run`
+# emulates, `reckond sim` simulates)
 scenario() {
 	"$reckond" sweep --point "$point" "$root/scenarios/study/$1.ini" |
-		sed "s|^repetitions = .*|repetitions = $2|; s|^results = .*|results = $out/$1|" \
-			>"$out/$1.ini"
+		sed "s|^repetitions = .*|repetitions = $2|; s|^results = .*|results = $out/$1|;
+		     s|^mode = simulate\$|mode = emulate|" >"$out/$1.ini"
 	grep -q -- '--condition delay=50ms_jitter=10ms_loss=5%' "$out/$1.ini" || {
 		echo "spot.sh: point $point of $1.ini is not RTT 100, jitter 10, loss 5%" >&2
 		exit 1
@@ -53,12 +54,19 @@ scenario() {
 
 # run MODE GRID: reckond run|sim of $out/GRID.ini; prints the run directory
 run() {
-	local log=$out/$2-$1.log
+	local log=$out/$2-$1.log dir want
 	"$reckond" "$1" "$out/$2.ini" >"$log" 2>&1 || {
 		echo "spot.sh: reckond $1 $2 failed, see $log" >&2
 		exit 1
 	}
-	sed -n 's/^results: //p' "$log" | tail -n 1
+	dir=$(sed -n 's/^results: //p' "$log" | tail -n 1)
+	want=emulation
+	[ "$1" = sim ] && want=simulation
+	grep -q "\"mode\": *\"$want\"" "$dir/run.json" || {
+		echo "spot.sh: $dir/run.json: not a $want" >&2
+		exit 1
+	}
+	echo "$dir"
 }
 
 # sums FILE KEY...: per predictor, the sums of columns KEY over entities

@@ -174,7 +174,7 @@ all)
 		v[k, $4] = pm($5, $6, 1)
 	}
 	END {
-		printf "| RTT ms | jitter ms | loss % |"
+		printf "%s", "| RTT ms | jitter ms | loss (%) |"
 		for (i = 1; i <= np; i++) printf " %s |", order[i]
 		printf "\n|---|---|---|"
 		for (i = 1; i <= np; i++) printf "---|"
