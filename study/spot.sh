@@ -93,11 +93,20 @@ errs() {
 			printf "%s %.3f\n", order[i], n[order[i]] ? s[order[i]] / n[order[i]] : 0 }' "$1"
 }
 
-echo "== predictors: scenarios/study/predictors.ini point $point, 3 repetitions"
-scenario predictors 3
-emu=$(run run predictors)
-sim=$(run sim predictors)
-echo
+# pair GRID REPS: the point run emulated, then simulated (sets emu, sim)
+pair() {
+	echo "== $1: scenarios/study/$1.ini point $point, $2 repetition(s)"
+	scenario "$1" "$2"
+	emu=$(run run "$1")
+	sim=$(run sim "$1")
+	echo
+}
+
+where() {
+	printf '\nemulated: %s\nsimulated: %s\n\n' "$emu" "$sim"
+}
+
+pair predictors 3
 echo "| rep | predictor | sent (both) | received emulated | received simulated | error mean emulated (u) | simulated (u) | difference |"
 echo "|---|---|---|---|---|---|---|---|"
 for r in 1 2 3; do
@@ -115,16 +124,8 @@ for r in 1 2 3; do
 		awk -v r="$r" '{ printf "| %d | %s | %d | %d | %d | %.2f | %.2f | %+.2f |\n",
 			r, $1, $2, $4, $6, $8, $10, $8 - $10 }'
 done
-echo
-echo "emulated: $emu"
-echo "simulated: $sim"
-
-echo
-echo "== lag compensation: scenarios/study/lagcomp.ini point $point, 1 repetition"
-scenario lagcomp 1
-emu=$(run run lagcomp)
-sim=$(run sim lagcomp)
-echo
+where
+pair lagcomp 1
 echo "| mode | shots emu / sim | registered emu / sim | accuracy emu / sim | SBC emu / sim |"
 echo "|---|---|---|---|---|"
 lc() { # DIR: mode shots registered accuracy sbc
@@ -136,7 +137,5 @@ lc() { # DIR: mode shots registered accuracy sbc
 join <(lc "$emu") <(lc "$sim") |
 	awk '{ printf "| %s | %d / %d | %d / %d | %.3f / %.3f | %d / %d |\n",
 		$1, $2, $6, $3, $7, $4, $8, $5, $9 }'
-echo
-echo "emulated: $emu"
-echo "simulated: $sim"
+where
 exit $bad
