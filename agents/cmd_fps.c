@@ -9,7 +9,9 @@
  * game generated in process (--map, --bots, --seed: every client makes
  * the same game). At the end the server writes lagcomp-HOST.csv and
  * shots-HOST.csv into the run directory; a client prints its counters.
- * Only options, I/O and timers live here. Usage errors exit 2.
+ * Both print their timer lateness and write timing-HOST.csv, from which
+ * reckond marks the run degraded when a timer fired more than a tick
+ * late. Only options, I/O and timers live here. Usage errors exit 2.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -46,6 +48,7 @@ struct fps_host {
 	int64_t due;	/* relative time the timer was armed for */
 	int64_t *late;	/* each wake-up's lateness, ns */
 	size_t nlate, late_cap;
+	int signalled;	/* stopped by SIGINT/SIGTERM */
 	uint8_t buf[2048];
 };
 
@@ -130,6 +133,32 @@ static void print_lateness(struct fps_host *h)
 		(double)h->late[n - 1] / 1e3, n);
 }
 
+/* timing-HOST.csv: the lateness (h->late sorted) against the tick. */
+static void write_timing(struct fps_host *h)
+{
+	const struct fps_opts *o = h->o;
+	int hz = h->srv ? o->lc.tick_hz : o->cl.tick_hz;
+	double sum = 0, played = (double)rel_now(h) / 1e9;
+	struct agent_timing t = {
+		.role = h->srv ? "fps-server" : "fps-client",
+		.wakeups = h->nlate,
+		.late_max_ms = h->nlate ? (double)h->late[h->nlate - 1] / 1e6 : 0,
+		.tick_ms = hz > 0 ? 1000.0 / hz : 0,
+		.play_s = o->duration_s,
+		.end = h->status ? "error" : h->signalled ? "signal" : "done",
+	};
+	int err;
+
+	for (size_t i = 0; i < h->nlate; i++)
+		sum += (double)h->late[i];
+	t.late_mean_ms = h->nlate ? sum / (double)h->nlate / 1e6 : 0;
+	t.played_s = played < 0 ? 0 : played < t.play_s ? played : t.play_s;
+	err = timing_write(&o->run, &t);
+	if (err)
+		fprintf(stderr, "reckon-agent %s: timing file: %s\n",
+			o->run.host, strerror(-err));
+}
+
 static void finish(struct fps_host *h)
 {
 	struct fps_opts *o = h->o;
@@ -152,9 +181,10 @@ static void finish(struct fps_host *h)
 		fprintf(stderr,
 			"reckon-agent %s: %zu shots, %" PRIu64
 			" states, %" PRIu64 " replies, %" PRIu64
-			" refused, %" PRIu64 " sent\n",
+			" refused, %" PRIu64 " snapshot PDUs, %" PRIu64
+			" sent\n",
 			o->run.host, lc->nv, st.rx_state, st.rx_reply,
-			st.rx_bad, st.tx);
+			st.rx_bad, st.snap_pdus, st.tx);
 	} else {
 		struct fps_client_stats st;
 
@@ -175,6 +205,7 @@ static void finish(struct fps_host *h)
 		fprintf(stderr, "reckon-agent %s: %" PRIu64 " sends failed\n",
 			o->run.host, h->send_errors);
 	print_lateness(h);
+	write_timing(h);
 	event_base_loopbreak(h->base);
 }
 
@@ -255,6 +286,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	(void)sig;
 	(void)what;
+	((struct fps_host *)arg)->signalled = 1;
 	finish(arg);
 }
 

@@ -43,11 +43,10 @@ static int stance(const struct lc_pose *p)
 	return p->crouch ? 1 : 0;
 }
 
-/* world = feet + Rz(yaw) local */
-static void to_world(const struct lc_pose *p, const double l[3], double w[3])
+/* world = feet + Rz(yaw) local, with c, s = cos, sin of the yaw */
+static void to_world(const struct lc_pose *p, double c, double s,
+		     const double l[3], double w[3])
 {
-	double c = cos(p->yaw * M_PI / 180.0), s = sin(p->yaw * M_PI / 180.0);
-
 	w[0] = p->x + c * l[0] - s * l[1];
 	w[1] = p->y + s * l[0] + c * l[1];
 	w[2] = l[2];
@@ -62,9 +61,10 @@ void lc_part_world(const struct lc_body *b, const struct lc_pose *p, int part,
 		   struct lc_capsule *out)
 {
 	const struct lc_capsule *c = &b->part[stance(p)][part];
+	double co = cos(p->yaw * M_PI / 180.0), si = sin(p->yaw * M_PI / 180.0);
 
-	to_world(p, c->a, out->a);
-	to_world(p, c->b, out->b);
+	to_world(p, co, si, c->a, out->a);
+	to_world(p, co, si, c->b, out->b);
 	out->r = c->r;
 }
 

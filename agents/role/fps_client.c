@@ -18,6 +18,7 @@
 #include "proto/dis_time.h"
 #include "proto/lcreply.h"
 #include "proto/warfare.h"
+#include "proto/wire.h"
 #include "role/fps.h"
 #include "role/fps_client.h"
 #include "role/update_espdu.h"
@@ -42,7 +43,7 @@ struct fps_client {
 	struct fps_client_cfg c;
 	int me;
 	const struct trace_sample **mine;
-	size_t nmine;
+	size_t nmine, own_at; /* own_at: the sample own_index found last */
 	int64_t origin, tick_ns, next_tick, end_ns;
 	struct lc_body body;
 	struct wrng rng;
@@ -129,14 +130,19 @@ int64_t fps_client_next(const struct fps_client *cl)
 	return t < cl->end_ns ? t : INT64_MAX;
 }
 
-/* This client's true state at relative time t: its newest trace sample
- * at or before t. */
-static struct fps_state own_state(const struct fps_client *cl, int64_t t)
+/* Index of this client's newest trace sample at or before relative time
+ * t (0 when t is before the first). The ticks ask for growing times:
+ * from the previous answer, a step or two forward finds it. */
+static size_t own_index(struct fps_client *cl, int64_t t)
 {
-	size_t lo = 0, hi = cl->nmine;
-	const struct trace_sample *s;
-	struct fps_state st;
+	size_t lo = 0, hi = cl->nmine, i = cl->own_at;
 
+	if (cl->mine[i]->t_ns - cl->origin <= t) {
+		while (i + 1 < cl->nmine &&
+		       cl->mine[i + 1]->t_ns - cl->origin <= t)
+			i++;
+		return cl->own_at = i;
+	}
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 
@@ -145,7 +151,16 @@ static struct fps_state own_state(const struct fps_client *cl, int64_t t)
 		else
 			hi = mid;
 	}
-	s = cl->mine[lo];
+	return cl->own_at = lo;
+}
+
+/* This client's true state at relative time t: its newest trace sample
+ * at or before t. */
+static struct fps_state own_state(struct fps_client *cl, int64_t t)
+{
+	const struct trace_sample *s = cl->mine[own_index(cl, t)];
+	struct fps_state st;
+
 	memset(&st, 0, sizeof(st));
 	st.pose =
 		(struct lc_pose){s->x, s->y, s->yaw, s->stance == TRACE_CROUCH};
@@ -165,7 +180,10 @@ static int tx(struct fps_client *cl, size_t len, role_emit_fn emit, void *arg)
 }
 
 /* Remote player p as rendered at now: 0 and *out, -ENOENT if never
- * seen. *tick gets the newest snapshot tick the picture uses. */
+ * seen. *tick gets the newest snapshot tick the picture uses. The ring
+ * is kept in tick order (on_snapshot), so walking back from the newest
+ * finds b, the oldest snapshot after the render time, and a, the newest
+ * at or before it, after a step or two. */
 static int render(const struct fps_client *cl, int p, int64_t now,
 		  struct fps_state *out, int64_t *tick)
 {
@@ -178,13 +196,15 @@ static int render(const struct fps_client *cl, int p, int64_t now,
 	rt = (double)cl->newest_tick +
 	     ((double)(now - cl->newest_recv) - cl->c.interp_ms * 1e6) /
 		     (double)cl->tick_ns;
-	for (int i = 0; i < r->n; i++) {
-		const struct snap *s = &r->s[i];
+	for (int i = 1; i <= r->n; i++) {
+		const struct snap *s =
+			&r->s[(r->head - i + SNAP_KEEP) % SNAP_KEEP];
 
-		if (s->tick <= rt && (!a || s->tick > a->tick))
+		if (s->tick <= rt) {
 			a = s;
-		if (s->tick > rt && (!b || s->tick < b->tick))
-			b = s;
+			break;
+		}
+		b = s;
 	}
 	if (!a || !b) {
 		/* before the oldest or after the newest: hold the nearest */
@@ -239,32 +259,50 @@ static int rendered_world(const struct fps_client *cl, int64_t now,
 	return n;
 }
 
+/* An enemy in view range: its torso centre and distance from the eye. */
+struct cand {
+	double d, c[2];
+	int p;
+};
+
+/* The target: the current one while it stays in sight, else the nearest
+ * enemy in sight (the lowest index among equals), -1 if none. Line of
+ * sight, the costly test, is traced nearest first and only until one
+ * passes. */
 static int pick_target(struct fps_client *cl, const struct fps_state *w,
 		       const uint8_t *alive, int n)
 {
 	const struct fps_state *me = &w[cl->me];
-	double eye[3], best = VIEW_RANGE;
-	int pick = -1;
+	struct cand c[LC_MAX_PLAYERS];
+	double eye[3];
+	int nc = 0;
 
 	lc_eye(&cl->body, &me->pose, eye);
 	for (int p = 0; p < n; p++) {
-		double c[3], d;
+		struct cand k = {.p = p};
+		double t[3];
+		int i;
 
 		if (p == cl->me || !alive[p] || !enemies(me, &w[p]))
 			continue;
-		lc_part_centre(&cl->body, &w[p].pose, LC_PART_TORSO, c);
-		d = hypot(c[0] - eye[0], c[1] - eye[1]);
-		if (d >= VIEW_RANGE ||
-		    !geom_los(cl->c.m, eye[0], eye[1], c[0], c[1]))
+		lc_part_centre(&cl->body, &w[p].pose, LC_PART_TORSO, t);
+		k.d = hypot(t[0] - eye[0], t[1] - eye[1]);
+		if (k.d >= VIEW_RANGE)
 			continue;
-		if (p == cl->target)
+		k.c[0] = t[0];
+		k.c[1] = t[1];
+		if (p == cl->target &&
+		    geom_los(cl->c.m, eye[0], eye[1], t[0], t[1]))
 			return p; /* keep tracking a visible target */
-		if (d < best) {
-			best = d;
-			pick = p;
-		}
+		for (i = nc++; i > 0 && c[i - 1].d > k.d; i--)
+			c[i] = c[i - 1];
+		c[i] = k;
 	}
-	return pick;
+	for (int i = 0; i < nc; i++)
+		if (c[i].p != cl->target &&
+		    geom_los(cl->c.m, eye[0], eye[1], c[i].c[0], c[i].c[1]))
+			return c[i].p;
+	return -1;
 }
 
 static int fire(struct fps_client *cl, int64_t now, const struct fps_state *w,
@@ -376,29 +414,142 @@ int fps_client_advance(struct fps_client *cl, int64_t now_ns, role_emit_fn emit,
 	return 0;
 }
 
-static void on_snapshot(struct fps_client *cl, int64_t now,
-			const struct reckon_espdu *e)
+/* Keep snapshot n in r's ring in tick order: it takes the slot after
+ * the newest (when the ring is full, the oldest tick's) and moves back
+ * past any newer tick (a datagram that overtook it). */
+static void remote_add(struct remote *r, const struct snap *n)
 {
-	struct remote *r;
-	struct fps_state st;
-	int idx;
+	int i = r->head;
 
-	if (fps_espdu_to_state(e, &idx, &st)) {
-		cl->st.rx_bad++;
-		return;
-	}
-	cl->st.rx_snap++;
-	if ((int64_t)e->seq > cl->newest_tick) {
-		cl->newest_tick = e->seq;
-		cl->newest_recv = now;
-	}
-	if (idx == cl->me)
-		return; /* the authoritative echo of itself: unused */
-	r = &cl->rem[idx];
-	r->s[r->head] = (struct snap){e->seq, st};
+	r->s[i] = *n;
 	r->head = (r->head + 1) % SNAP_KEEP;
 	if (r->n < SNAP_KEEP)
 		r->n++;
+	for (int k = 1; k < r->n; k++) {
+		int j = (i - 1 + SNAP_KEEP) % SNAP_KEEP;
+		struct snap t;
+
+		if (r->s[j].tick <= r->s[i].tick)
+			break;
+		t = r->s[j];
+		r->s[j] = r->s[i];
+		r->s[i] = t;
+		i = j;
+	}
+}
+
+/* One decoded snapshot PDU: idx's state at server tick seq. */
+struct snap_pdu {
+	int idx;
+	uint32_t seq;
+	struct fps_state st;
+};
+
+/* The cache of decoded bundles (fps_client.h). A slot holds a bundle's
+ * octets and its PDUs decoded; the slot of a bundle is picked by its
+ * first PDU's entity number, which differs between the bundles of one
+ * tick. A hit needs the same octets, so it gives what decoding would. */
+#define CACHE_SLOTS LC_MAX_PLAYERS
+#define CACHE_PDUS  (FPS_DGRAM_MAX / RECKON_ESPDU_MIN_LEN)
+
+struct cache_slot {
+	size_t len;
+	int n;
+	uint8_t buf[FPS_DGRAM_MAX];
+	struct snap_pdu u[CACHE_PDUS];
+};
+
+struct fps_bundle_cache {
+	struct cache_slot s[CACHE_SLOTS];
+	uint64_t hits, misses;
+};
+
+int fps_bundle_cache_new(struct fps_bundle_cache **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+void fps_bundle_cache_free(struct fps_bundle_cache *c)
+{
+	free(c);
+}
+
+void fps_bundle_cache_stats(const struct fps_bundle_cache *c, uint64_t *hits,
+			    uint64_t *misses)
+{
+	*hits = c->hits;
+	*misses = c->misses;
+}
+
+static struct cache_slot *cache_slot(struct fps_bundle_cache *c,
+				     const uint8_t *buf, size_t len)
+{
+	return &c->s[(len >= 18 ? wire_get16(buf + 16) : 0) % CACHE_SLOTS];
+}
+
+static void on_snapshot(struct fps_client *cl, int64_t now,
+			const struct snap_pdu *u)
+{
+	struct remote *r;
+
+	cl->st.rx_snap++;
+	if ((int64_t)u->seq > cl->newest_tick) {
+		cl->newest_tick = u->seq;
+		cl->newest_recv = now;
+	}
+	if (u->idx == cl->me)
+		return; /* the authoritative echo of itself: unused */
+	r = &cl->rem[u->idx];
+	remote_add(r, &(struct snap){u->seq, u->st});
+}
+
+/* Decode a snapshot bundle into u: 0, or -EPROTO when one of its PDUs
+ * is not an fps entity's Entity State PDU. */
+static int decode_bundle(const uint8_t *buf, const struct fps_span *sp, int n,
+			 struct snap_pdu *u)
+{
+	for (int i = 0; i < n; i++) {
+		const uint8_t *p = buf + sp[i].off;
+		struct reckon_espdu e;
+
+		if (reckon_dis_pdu_type(p, sp[i].len) !=
+			    RECKON_DIS_PDU_ENTITY_STATE ||
+		    reckon_espdu_decode(p, sp[i].len, &e) != RECKON_ESPDU_OK ||
+		    fps_espdu_to_state(&e, &u[i].idx, &u[i].st))
+			return -EPROTO;
+		u[i].seq = e.seq;
+	}
+	return 0;
+}
+
+/* A snapshot bundle: every PDU must be an fps entity's Entity State PDU,
+ * or the whole datagram is refused (counted once in rx_bad) and none of
+ * it is used. */
+static int on_bundle(struct fps_client *cl, int64_t now, const uint8_t *buf,
+		     size_t len, const struct fps_span *sp, int n)
+{
+	struct fps_bundle_cache *c = cl->c.cache;
+	struct cache_slot *k = c ? cache_slot(c, buf, len) : NULL;
+	struct snap_pdu mine[FPS_BUNDLE_PDUS];
+	const struct snap_pdu *u = mine;
+
+	if (k && k->len == len && !memcmp(k->buf, buf, len)) {
+		c->hits++;
+		u = k->u;
+	} else if (decode_bundle(buf, sp, n, mine)) {
+		cl->st.rx_bad++;
+		return 0;
+	} else if (k && n <= CACHE_PDUS) {
+		c->misses++;
+		k->len = len;
+		k->n = n;
+		memcpy(k->buf, buf, len);
+		memcpy(k->u, mine, (size_t)n * sizeof(*mine));
+	}
+	for (int i = 0; i < n; i++)
+		on_snapshot(cl, now, &u[i]);
+	return 0;
 }
 
 /* CLIENTRECEIVEFIRE: the SBC test and the reply. */
@@ -447,16 +598,18 @@ static int on_hit_taken(struct fps_client *cl, int64_t now,
 int fps_client_recv(struct fps_client *cl, int64_t now_ns, const uint8_t *buf,
 		    size_t len, role_emit_fn emit, void *arg)
 {
-	struct reckon_espdu e;
+	struct fps_span sp[FPS_BUNDLE_PDUS];
 	struct reckon_detonation d;
-	int t = reckon_dis_pdu_type(buf, len);
+	int n;
 
-	if (t == RECKON_DIS_PDU_ENTITY_STATE &&
-	    reckon_espdu_decode(buf, len, &e) == RECKON_ESPDU_OK) {
-		on_snapshot(cl, now_ns, &e);
+	if (fps_bundle_split(buf, len, sp, FPS_BUNDLE_PDUS, &n)) {
+		cl->st.rx_bad++;
 		return 0;
 	}
-	if (t != RECKON_DIS_PDU_DETONATION ||
+	if (reckon_dis_pdu_type(buf, len) == RECKON_DIS_PDU_ENTITY_STATE)
+		return on_bundle(cl, now_ns, buf, len, sp, n);
+	if (n != 1 ||
+	    reckon_dis_pdu_type(buf, len) != RECKON_DIS_PDU_DETONATION ||
 	    reckon_detonation_decode(buf, len, &d, NULL, 0) || !d.has_hit) {
 		cl->st.rx_bad++;
 		return 0;

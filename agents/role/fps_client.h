@@ -3,14 +3,16 @@
  * run. It moves its entity along its path of a bot-world trace (the
  * world's bot logic decides the movement: routes, fights, cover, peeks),
  * sends its state to the server every tick (with the RTT echo), keeps
- * the server's snapshots of the other players and renders them at now -
- * interp (interpolating between the two snapshots that bracket the render
- * time; interp 0 shows the newest, as LAGCOM does), and fights on its own
- * screen: an enemy in its line of sight is engaged after a reaction time,
- * aimed at (torso, with a seeded Gaussian aim error) and fired on at the
- * weapon's rate; each shot is a Fire PDU naming the player it hit on this
- * screen. Hits on itself (Detonation PDUs) get the SBC-on-arrival test
- * of agents/lagcomp and a confirm/deny reply in every mode. Pure.
+ * the server's snapshots of the other players (bundles of Entity State
+ * PDUs; a malformed bundle is counted and dropped whole) and renders
+ * them at now - interp (interpolating between the two snapshots that
+ * bracket the render time; interp 0 shows the newest, as LAGCOM does),
+ * and fights on its own screen: an enemy in its line of sight is
+ * engaged after a reaction time, aimed at (torso, with a seeded Gaussian
+ * aim error) and fired on at the weapon's rate; each shot is a Fire PDU
+ * naming the player it hit on this screen. Hits on itself (Detonation
+ * PDUs) get the SBC-on-arrival test of agents/lagcomp and a
+ * confirm/deny reply in every mode. Pure.
  */
 #ifndef RECKON_ROLE_FPS_CLIENT_H
 #define RECKON_ROLE_FPS_CLIENT_H
@@ -21,6 +23,8 @@
 #include "lagcomp/lagcomp.h"
 #include "role/role.h"
 #include "world/trace.h"
+
+struct fps_bundle_cache;
 
 struct fps_client_cfg {
 	const struct map *m;	/* must outlive the client */
@@ -34,12 +38,20 @@ struct fps_client_cfg {
 	double duration_s;	/* ticks while t < duration */
 	uint64_t seed;
 	uint8_t exercise;
+	/* NULL, or a cache of decoded snapshot bundles shared by clients
+	 * in one process (the simulator): the server sends every client
+	 * the same bundles, and a client that finds the same octets in
+	 * the cache takes the PDUs decoded there instead of decoding them
+	 * again. Pure memoisation: what a client does is the same with or
+	 * without it. */
+	struct fps_bundle_cache *cache;
 };
 
 struct fps_client_stats {
 	uint64_t ticks, shots, screen_hits, hits_confirmed;
 	uint64_t hits_taken, sbc_seen, replies, irrefutable;
-	uint64_t rx_snap, rx_bad;
+	uint64_t rx_snap; /* snapshot PDUs taken */
+	uint64_t rx_bad;  /* datagrams refused: a malformed bundle counts once */
 	double confirm_delay_sum_ms; /* shot sent -> shooter's copy back */
 };
 
@@ -56,5 +68,11 @@ int fps_client_advance(struct fps_client *cl, int64_t now_ns, role_emit_fn emit,
 int fps_client_recv(struct fps_client *cl, int64_t now_ns, const uint8_t *buf,
 		    size_t len, role_emit_fn emit, void *arg);
 void fps_client_stats(const struct fps_client *cl, struct fps_client_stats *o);
+
+int fps_bundle_cache_new(struct fps_bundle_cache **out); /* 0, -ENOMEM */
+void fps_bundle_cache_free(struct fps_bundle_cache *c);
+/* Bundles taken from the cache, and bundles decoded into it. */
+void fps_bundle_cache_stats(const struct fps_bundle_cache *c, uint64_t *hits,
+			    uint64_t *misses);
 
 #endif

@@ -3,10 +3,14 @@
  * handling around agents/lagcomp: decode, hand to the lagcomp server,
  * encode its outputs as Detonation PDUs (hit record flags: APPEAL for a
  * provisional ALC hit, IRREFUTABLE for an overruled denial, TO_SHOOTER
- * for the shooter's copy), and send snapshots. RTT: a client's state
- * update echoes the newest server tick it received and how long it held
- * it, so RTT = now - send time of that tick - hold (the NTP-style
- * measurement; the estimator of the lagcomp config smooths it).
+ * for the shooter's copy), and send snapshots: each tick every joined
+ * player's Entity State PDU is encoded once, the PDUs are packed into
+ * bundles of at most FPS_DGRAM_MAX octets, and every joined client gets
+ * the same bundles (N players: N x ceil(N / per-bundle) datagrams a tick
+ * instead of N x N). RTT: a client's state update echoes the newest
+ * server tick it received and how long it held it, so RTT = now - send
+ * time of that tick - hold (the NTP-style measurement; the estimator of
+ * the lagcomp config smooths it).
  */
 #include <errno.h>
 #include <math.h>
@@ -30,6 +34,11 @@ struct fps_server {
 	int joined[LC_MAX_PLAYERS];
 	struct fps_server_stats st;
 	uint8_t buf[FPS_DGRAM_MAX];
+	/* this tick's snapshot bundles, back to back: bundle b is
+	 * snap[bend[b - 1] .. bend[b]) (bend[-1] = 0), npdu[b] PDUs */
+	uint8_t snap[LC_MAX_PLAYERS * RECKON_ESPDU_MAX_LEN];
+	size_t bend[LC_MAX_PLAYERS];
+	int npdu[LC_MAX_PLAYERS];
 };
 
 int fps_server_new(const struct fps_server_cfg *c, struct fps_server **out,
@@ -72,10 +81,10 @@ int64_t fps_server_next(const struct fps_server *s)
 	return t < s->end_ns ? t : INT64_MAX;
 }
 
-static int tx(struct fps_server *s, int dest, size_t len, role_emit_fn emit,
-	      void *arg)
+static int tx(struct fps_server *s, int dest, const uint8_t *buf, size_t len,
+	      role_emit_fn emit, void *arg)
 {
-	struct role_dgram d = {(uint16_t)dest, FPS_PORT_DIS, len, s->buf};
+	struct role_dgram d = {(uint16_t)dest, FPS_PORT_DIS, len, buf};
 	int rc = emit(arg, &d);
 
 	if (rc == ROLE_EMIT_FAILED) {
@@ -127,7 +136,7 @@ static int send_hit(struct fps_server *s, const struct lc_out *o,
 	d.hit.tick = (uint64_t)(s->lc.tick < 0 ? 0 : s->lc.tick);
 	if (reckon_detonation_encode(&d, s->buf, sizeof(s->buf), &n))
 		return -EINVAL;
-	return tx(s, to, n, emit, arg);
+	return tx(s, to, s->buf, n, emit, arg);
 }
 
 static int send_outs(struct fps_server *s, const struct lc_out *out, int n,
@@ -142,9 +151,14 @@ static int send_outs(struct fps_server *s, const struct lc_out *out, int n,
 	return 0;
 }
 
-static int snapshot(struct fps_server *s, int64_t k, int64_t now_ns,
-		    role_emit_fn emit, void *arg)
+/* Encode every joined player's Entity State PDU into s->snap, cutting a
+ * new bundle where the next PDU would take one past FPS_DGRAM_MAX.
+ * Returns the number of bundles. */
+static int pack(struct fps_server *s, int64_t k, int64_t now_ns)
 {
+	size_t at = 0, start = 0;
+	int nb = 0;
+
 	for (int p = 0; p < s->lc.nplayers; p++) {
 		const struct lc_player *pl = &s->lc.p[p];
 		struct fps_state st = {pl->pose, 0, 0, pl->alive, pl->team};
@@ -154,16 +168,38 @@ static int snapshot(struct fps_server *s, int64_t k, int64_t now_ns,
 		if (!s->joined[p] ||
 		    fps_state_to_espdu(p, &st, (uint64_t)now_ns, (uint32_t)k,
 				       &e) ||
-		    reckon_espdu_encode(&e, s->buf, sizeof(s->buf), &n))
+		    reckon_espdu_encode(&e, s->snap + at, sizeof(s->snap) - at,
+					&n))
 			continue;
-		for (int c = 0; c < s->lc.nplayers; c++) {
-			int rc;
+		if (nb == 0 || at + n - start > FPS_DGRAM_MAX) {
+			start = at;
+			s->npdu[nb++] = 0;
+		}
+		at += n;
+		s->bend[nb - 1] = at;
+		s->npdu[nb - 1]++;
+	}
+	return nb;
+}
 
-			if (!s->joined[c])
-				continue;
-			rc = tx(s, c, n, emit, arg);
+static int snapshot(struct fps_server *s, int64_t k, int64_t now_ns,
+		    role_emit_fn emit, void *arg)
+{
+	int nb = pack(s, k, now_ns);
+
+	for (int c = 0; c < s->lc.nplayers; c++) {
+		if (!s->joined[c])
+			continue;
+		for (int b = 0; b < nb; b++) {
+			size_t from = b ? s->bend[b - 1] : 0;
+			uint64_t tx0 = s->st.tx;
+			int rc = tx(s, c, s->snap + from, s->bend[b] - from,
+				    emit, arg);
+
 			if (rc < 0)
 				return rc;
+			if (s->st.tx != tx0)
+				s->st.snap_pdus += (uint64_t)s->npdu[b];
 		}
 	}
 	return 0;

@@ -2,7 +2,8 @@
  * fps_server.h: the fps-server role, the authoritative game server of a
  * lag-compensation run. Each tick (60 Hz by default) it pushes every
  * player's newest pose into the lag-compensation history and sends every
- * client a snapshot (one Entity State PDU per player, seq = server tick);
+ * client a snapshot (one Entity State PDU per player, seq = server tick,
+ * bundled several to a datagram, fps.h);
  * it takes clients' state updates (poses, and the RTT echo it turns into
  * RTT samples), Fire PDUs (judged by agents/lagcomp in the configured
  * mode; hits go out as Detonation PDUs to the victim and the shooter) and
@@ -29,6 +30,7 @@ struct fps_server_cfg {
 struct fps_server_stats {
 	uint64_t rx_state, rx_fire, rx_reply, rx_bad, rx_unknown;
 	uint64_t tx, tx_failed, rtt_samples;
+	uint64_t snap_pdus; /* snapshot PDUs in the datagrams of tx */
 };
 
 struct fps_server;

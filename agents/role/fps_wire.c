@@ -1,7 +1,8 @@
 /*
- * fps_wire.c: the pose <-> Entity State PDU mapping and the RTT echo of
- * the fps roles (fps.h). Positions go through game_coords.h like every
- * reckon entity; stance and death ride in the DIS life-form appearance.
+ * fps_wire.c: the pose <-> Entity State PDU mapping, the RTT echo and the
+ * PDU bundle framing of the fps roles (fps.h). Positions go through
+ * game_coords.h like every reckon entity; stance and death ride in the
+ * DIS life-form appearance.
  */
 #include <errno.h>
 #include <math.h>
@@ -83,5 +84,30 @@ int fps_echo_get(const struct reckon_espdu *p, uint32_t *tick,
 		return -ENOENT;
 	*tick = wire_get32(p->blob);
 	*hold_us = wire_get32(p->blob + 4);
+	return 0;
+}
+
+int fps_bundle_split(const uint8_t *buf, size_t len, struct fps_span *sp,
+		     int cap, int *n)
+{
+	size_t off = 0;
+	int k = 0;
+
+	if (!buf || len == 0 || len > FPS_DGRAM_MAX)
+		return -EPROTO;
+	while (off < len) {
+		size_t l;
+
+		if (len - off < FPS_PDU_HEADER || k == cap)
+			return -EPROTO;
+		l = wire_get16(buf + off + 8);
+		if (l < FPS_PDU_HEADER || l > len - off)
+			return -EPROTO;
+		sp[k].off = (uint16_t)off;
+		sp[k].len = (uint16_t)l;
+		k++;
+		off += l;
+	}
+	*n = k;
 	return 0;
 }

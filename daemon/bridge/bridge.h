@@ -21,7 +21,7 @@ struct bridge;
 /* What the bridge is built for: its hosts (one port each; a host's name
  * names its links' pcap files and, through netem_link_id, seeds their
  * streams), the capture and the links that start impaired. */
-#define BRIDGE_MAX_PORTS 64
+#define BRIDGE_MAX_PORTS 65
 #define BRIDGE_NAME_MAX	 32
 
 struct bridge_host {

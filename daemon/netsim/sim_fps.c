@@ -4,14 +4,15 @@
  * or fps-client reads its args with the agent's own parser
  * (agents/io/fps_opts.c), builds the same fps_server or fps_client over
  * the same map and bot game (generated once per distinct game and shared
- * by the clients that play it), is woken when the machine asks and takes
- * the datagrams that arrive. Routing follows the sockets: a client sends
- * to the host with its --server address; the server answers player P at
- * the host the last accepted datagram of P came from (the address it
- * learns with recvfrom), and fails the send, as sendto to an unknown peer
- * would, before it has heard from P. At its end the server writes
- * lagcomp-HOST.csv and shots-HOST.csv through agents/io/lagcomp_io.c and
- * a client keeps the counter line the agent prints for the host log.
+ * by the clients that play it; the clients also share one cache of
+ * decoded snapshot bundles, fps_client.h), is woken when the machine
+ * asks and takes the datagrams that arrive. Routing follows the sockets: a
+ * client sends to the host with its --server address; the server answers
+ * player P at the host the last accepted datagram of P came from (the
+ * address it learns with recvfrom), and fails the send, as sendto to an
+ * unknown peer would, before it has heard from P. At its end the server
+ * writes lagcomp-HOST.csv and shots-HOST.csv through agents/io/lagcomp_io.c
+ * and a client keeps the counter line the agent prints for the host log.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -39,6 +40,7 @@ struct sim_fps_game {
 struct sim_fps_games {
 	unsigned n, cap;
 	struct sim_fps_game *g;
+	struct fps_bundle_cache *cache; /* shared by every client */
 };
 
 struct sim_fps {
@@ -121,6 +123,10 @@ int sim_fps_games_new(unsigned cap, struct sim_fps_games **out)
 
 	if (g)
 		g->g = calloc(cap ? cap : 1, sizeof(*g->g));
+	if (g && g->g && fps_bundle_cache_new(&g->cache)) {
+		free(g->g);
+		g->g = NULL;
+	}
 	if (!g || !g->g) {
 		free(g);
 		return -ENOMEM;
@@ -139,6 +145,7 @@ void sim_fps_games_free(struct sim_fps_games *g)
 			trace_free(&g->g[k].tr);
 		map_free(&g->g[k].m);
 	}
+	fps_bundle_cache_free(g->cache);
 	free(g->g);
 	free(g);
 }
@@ -209,6 +216,7 @@ int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs, int64_t *first,
 		f->o.cl.tr = &g->tr;
 		f->o.cl.duration_s = f->o.duration_s;
 		f->o.cl.seed = f->o.run.seed;
+		f->o.cl.cache = gs->cache;
 		rc = fps_client_new(&f->o.cl, &f->cl);
 		if (rc)
 			snprintf(err, errlen, "fps-client: %s", strerror(-rc));

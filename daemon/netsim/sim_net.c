@@ -2,7 +2,11 @@
  * sim_net.c: the simulator's links and the datagrams in flight (see
  * netsim_int.h). A datagram's payload is copied into a pool slot whose
  * index is the netem cookie; a duplicated datagram's two copies share the
- * slot, which is released when its last copy leaves the link.
+ * slot, which is released when its last copy leaves the link. A link is
+ * built with its scenario spec when it is first used (a datagram, a
+ * schedule), not for every pair up front: a crowded match uses the
+ * client-server pairs only, and a link's streams are seeded from its
+ * hosts' names, so when it is built changes nothing it does.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,22 +25,26 @@ struct slot {
 struct sim_net {
 	unsigned n;
 	uint64_t seed;
+	const struct scenario *sc; /* the links' specs; outlives n */
 	char (*names)[SC_NAME_MAX];
 	struct netem_link **links; /* n * n */
 	struct slot *slots;
 	uint32_t nslots, cap, free_head; /* free list, UINT32_MAX: empty */
 };
 
+/* The link src -> dst, built on first use with the scenario's spec for
+ * the pair (no impairment when it has none). NULL and *err on failure. */
 static struct netem_link *link_get(struct sim_net *n, unsigned src,
-				   unsigned dst, const struct netem_spec *spec,
-				   int *err)
+				   unsigned dst, int *err)
 {
 	struct netem_link **l = &n->links[src * n->n + dst];
+	const struct netem_spec *spec;
 	struct netem_spec none;
 
 	*err = 0;
 	if (*l)
 		return *l;
+	spec = scenario_link_spec(n->sc, src, dst);
 	if (spec == NULL) {
 		netem_spec_init(&none);
 		spec = &none;
@@ -52,17 +60,19 @@ static int set_schedules(struct sim_net *n, const struct scenario *sc)
 {
 	for (unsigned i = 0; i < sc->nlinks; i++) {
 		const struct sc_link *l = &sc->links[i];
+		struct netem_link *ab, *ba;
 		struct netem_sched *s;
 		char why[400];
 		int err = scenario_link_schedule(l, &s, why, sizeof(why));
 
 		if (err < 0 || s == NULL)
 			return err;
-		err = netem_link_set_schedule(n->links[l->a * n->n + l->b], s,
-					      0);
-		if (err == 0)
-			err = netem_link_set_schedule(
-				n->links[l->b * n->n + l->a], s, 0);
+		ab = link_get(n, l->a, l->b, &err);
+		ba = ab ? link_get(n, l->b, l->a, &err) : NULL;
+		if (ab && ba)
+			err = netem_link_set_schedule(ab, s, 0);
+		if (ab && ba && err == 0)
+			err = netem_link_set_schedule(ba, s, 0);
 		netem_sched_free(s);
 		if (err < 0)
 			return err;
@@ -86,14 +96,7 @@ int sim_net_new(const struct scenario *sc, uint64_t seed, struct sim_net **out)
 		goto fail;
 	for (unsigned i = 0; i < n->n; i++)
 		memcpy(n->names[i], sc->hosts[i].name, SC_NAME_MAX);
-	for (unsigned i = 0; i < n->n; i++)
-		for (unsigned j = 0; j < n->n; j++) {
-			const struct netem_spec *s =
-				i == j ? NULL : scenario_link_spec(sc, i, j);
-
-			if (s != NULL && link_get(n, i, j, s, &err) == NULL)
-				goto fail;
-		}
+	n->sc = sc;
 	if ((err = set_schedules(n, sc)) < 0)
 		goto fail;
 	*out = n;
@@ -180,7 +183,7 @@ int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst, uint16_t dport,
 
 	if (src >= n->n || dst >= n->n || src == dst || len > 65535 - 28)
 		return -EINVAL;
-	l = link_get(n, src, dst, NULL, &err);
+	l = link_get(n, src, dst, &err);
 	if (l == NULL)
 		return err;
 	err = slot_get(n, data, len, &cookie);
@@ -243,10 +246,8 @@ int sim_net_set_spec(struct sim_net *n, unsigned src, unsigned dst,
 
 	if (src >= n->n || dst >= n->n || src == dst)
 		return -EINVAL;
-	if (n->links[src * n->n + dst] == NULL)
-		return link_get(n, src, dst, s, &err) ? 0 : err;
-	l = n->links[src * n->n + dst];
-	return netem_link_set_spec(l, s, now);
+	l = link_get(n, src, dst, &err);
+	return l ? netem_link_set_spec(l, s, now) : err;
 }
 
 void sim_net_counters(const struct sim_net *n, unsigned src, unsigned dst,

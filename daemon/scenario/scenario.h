@@ -17,7 +17,7 @@
 #include "predict/predict.h"
 
 #define SC_NAME_MAX 32
-#define SC_MAX_HOSTS 64
+#define SC_MAX_HOSTS 65 /* 64 players and their server */
 #define SC_MAX_LINKS (SC_MAX_HOSTS * (SC_MAX_HOSTS - 1) / 2)
 #define SC_TEXT_MAX 1024
 /* Room for a [link] schedule's statements and a trace file's path. */

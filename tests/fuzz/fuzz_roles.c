@@ -2,26 +2,34 @@
  * fuzz_roles.c: libFuzzer target for what the agents do with a received
  * datagram beyond the ESPDU decoder: the relay's check-and-forward, the
  * observer's decode, update mapping (role_espdu_to_update) and hand-over
- * to the lane's predictor, and the update mapping's round trip. The input
+ * to the lane's predictor, the update mapping's round trip, and the
+ * fps client's receive path (snapshot bundles, Detonation PDUs). The input
  * is one datagram; its first octet also picks the observer lane and how
  * far the arrival time moves on. Invariants (abort on a break): the relay
  * forwards exactly the datagrams the decoder accepts, byte for byte, to
  * every destination, and counts each input under exactly one verdict; the
  * observer returns only its documented codes; an accepted update mapped
  * back to a PDU and decoded again gives the same update (to float32
- * precision where the body-axis rotation is involved).
+ * precision where the body-axis rotation is involved); a datagram the
+ * bundle framing accepts is cut into PDUs of at least a header that
+ * cover it exactly; the fps client counts every input it refuses once
+ * and takes snapshot PDUs only from a datagram the framing accepts.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "proto/espdu.h"
+#include "role/fps.h"
+#include "role/fps_client.h"
 #include "role/observer.h"
 #include "role/relay.h"
 #include "role/update_espdu.h"
 #include "role_fixture.h"
 #include "predict/predict.h"
+#include "world/map.h"
 #include "world/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -157,10 +165,75 @@ static void check_observer(const uint8_t *data, size_t size)
 		abort();
 }
 
+/* A 5 x 3 cell room: enough map for the client's sight and hit tests. */
+static const char fps_map[] = "reckon-map 1\nname fuzz\nmode deathmatch\n"
+			      "cell 48\nspawn 0 s\ngrid\n#####\n#s.s#\n"
+			      "#####\nend\n";
+
+static struct fps_client *fps_client(void)
+{
+	static struct map m;
+	static struct trace tr;
+	static struct fps_client *cl;
+	struct fps_client_cfg c;
+	char err[128];
+	FILE *f;
+
+	if (cl != NULL)
+		return cl;
+	f = fmemopen((void *)fps_map, sizeof(fps_map) - 1, "r");
+	if (f == NULL || map_read(f, &m, err, sizeof(err)) < 0)
+		abort();
+	fclose(f);
+	fix_trace(&tr, 3, 12);
+	fps_client_defaults(&c);
+	c.m = &m;
+	c.tr = &tr;
+	c.entity = 1;
+	if (fps_client_new(&c, &cl) < 0)
+		abort();
+	return cl;
+}
+
+static int fps_sink(void *arg, const struct role_dgram *d)
+{
+	(void)arg;
+	if (d->len == 0 || d->len > FPS_DGRAM_MAX)
+		abort();
+	return 0;
+}
+
+static void check_fps(const uint8_t *data, size_t size)
+{
+	struct fps_client *cl = fps_client();
+	struct fps_span sp[FPS_BUNDLE_PDUS];
+	struct fps_client_stats a, b;
+	size_t end = 0;
+	int n, framed = !fps_bundle_split(data, size, sp, FPS_BUNDLE_PDUS, &n);
+
+	for (int i = 0; framed && i < n; i++) {
+		if (sp[i].off != end || sp[i].len < FPS_PDU_HEADER)
+			abort();
+		end += sp[i].len;
+	}
+	if (framed && end != size)
+		abort();
+	fps_client_stats(cl, &a);
+	if (fps_client_recv(cl, 1000000, data, size, fps_sink, NULL) < 0)
+		abort();
+	fps_client_stats(cl, &b);
+	if (b.rx_bad - a.rx_bad > 1 ||
+	    (!framed && (b.rx_bad != a.rx_bad + 1 || b.rx_snap != a.rx_snap)) ||
+	    (b.rx_snap != a.rx_snap &&
+	     (b.rx_bad != a.rx_bad || b.rx_snap - a.rx_snap != (uint64_t)n)))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	check_relay(data, size);
 	check_mapping(data, size);
 	check_observer(data, size);
+	check_fps(data, size);
 	return 0;
 }

@@ -1,14 +1,14 @@
 #!/bin/bash
 # bench_sim_players.sh: the simulator's speed on a crowded lag-compensation
-# match. One TLC fps-server and N fps-clients (default 63: with the
-# server, the scenario's 64-host limit) play SECS seconds (default 10) of
+# match. One TLC fps-server and N fps-clients (default 64: with the
+# server, the scenario's 65-host limit) play SECS seconds (default 10) of
 # an N-bot game on dust at 60 Hz over 8 ms links; prints reckond sim's
 # progress line (virtual seconds, wall seconds, speed over real time,
-# datagrams). Prints; asserts nothing.
+# datagrams) and the CPU time it took. Prints; asserts nothing.
 #
 # usage: bench_sim_players.sh BUILD_DIR [N [SECS]]
 build=$(cd "${1:?usage: $0 BUILD_DIR [N [SECS]]}" && pwd)
-n=${2:-63}
+n=${2:-64}
 secs=${3:-10}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -26,4 +26,5 @@ export RECKON_MAP_DIR=$src/scenarios/maps
 	done
 	printf '[defaults]\nlink = delay 8ms\n'
 } >"$tmp/players.ini"
-"$build/daemon/reckond" sim "$tmp/players.ini" 2>&1 | grep ': rep '
+TIMEFORMAT='  CPU %U s user + %S s system, %R s wall'
+{ time "$build/daemon/reckond" sim "$tmp/players.ini" 2>&1 | grep ': rep '; } 2>&1

@@ -39,7 +39,7 @@ srv=$!
 pids+=("$srv")
 for e in 0 1 2 3; do
 	"$agent" fps-client --entity "$e" --server "127.0.0.1:$port" \
-		--host "c$e" "${common[@]}" >"$tmp/c$e.out" 2>"$tmp/c$e.err" &
+		--run-dir "$tmp" --host "c$e" "${common[@]}" >"$tmp/c$e.out" 2>"$tmp/c$e.err" &
 	pids+=("$!")
 done
 rc=0

@@ -27,7 +27,7 @@ common=(--duration 20 --start-ns "$start" --seed 20261125 --bots 4)
 pids+=("$!")
 for e in 0 1 2 3; do
 	"$agent" fps-client --entity "$e" --server "127.0.0.1:$port" \
-		--host "c$e" "${common[@]}" >"$tmp/c$e.out" 2>"$tmp/c$e.err" &
+		--run-dir "$tmp" --host "c$e" "${common[@]}" >"$tmp/c$e.out" 2>"$tmp/c$e.err" &
 	pids+=("$!")
 done
 rc=0
