@@ -354,6 +354,7 @@ static int make_machine(struct shell *sh)
 								: NULL,
 			.n_entities = o->n_entities,
 			.geo = &o->geo,
+			.pickup_r = AGENT_PICKUP_R,
 		};
 
 		return role_player_new(&c, &sh->pl);

@@ -24,8 +24,9 @@ group_pkgs() {
 	# what compiles reckon
 	build) echo build-essential cmake pkg-config libevent-dev libnl-3-dev \
 		libnl-route-3-dev libpcap-dev libiniparser-dev libcriterion-dev ;;
-	# what runs beside it: the shipped scenarios' tools, sweep figures
-	run) echo iproute2 procps iputils-ping iperf3 gnuplot-nox ;;
+	# what runs beside it: the shipped scenarios' tools, sweep figures,
+	# the study's and the papers' table scripts (study/, python3)
+	run) echo iproute2 procps iputils-ping iperf3 gnuplot-nox python3 ;;
 	# what only the tests use (tshark reads captures; man and
 	# systemd-analyze check the man pages and the unit; strace shows what
 	# tc sends; qemu-system-x86, busybox-static and cpio boot Debian's

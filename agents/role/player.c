@@ -4,12 +4,21 @@
  * in lane order, so the datagram sequence is a function of the truth and
  * the lanes alone. The true state of a sample is replay_state_at's and
  * its goal replay_path_goal's, so the senders see exactly what the
- * offline replay shows them.
+ * offline replay shows them. Each lane keeps a peer book
+ * (predict/peers.h) of the updates this player sent, decoded from the
+ * very bytes that went out, so a sender's ctx.peers and ctx.items hold
+ * what a receiver of every one of them knows: the sender of a predictor
+ * that uses other entities (ekb, is, ant) then models the receiver's
+ * prediction, as in replay_run_together, and its threshold bounds the
+ * receiver's error on a perfect network. Entities of other players are
+ * not in the book (players do not receive), so a scenario comparing
+ * such predictors gives one player every bot.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "predict/peers.h"
 #include "proto/espdu.h"
 #include "role/player.h"
 #include "role/update_espdu.h"
@@ -36,6 +45,7 @@ struct role_player {
 	 * when one of its paths ends (its sender is then freed) */
 	struct predict_grid keep[ROLE_MAX_LANES];
 	double *keep_v[ROLE_MAX_LANES];
+	struct predict_peerbook book[ROLE_MAX_LANES]; /* what was sent */
 };
 
 static int plays(const struct role_player_cfg *c, uint32_t entity)
@@ -103,8 +113,10 @@ int role_player_new(const struct role_player_cfg *c, struct role_player **out)
 	for (size_t l = 0; l < c->n_lanes; l++) {
 		p->lanes[l] = c->lanes[l];
 		p->model[l] = role_model_id(c->lanes[l].p);
-		if (!p->model[l]) {
-			free(p);
+		if (!p->model[l] ||
+		    predict_peerbook_init(&p->book[l], tr->items, tr->respawn_s,
+					  tr->n_items, c->pickup_r)) {
+			role_player_free(p);
 			return -EINVAL;
 		}
 	}
@@ -143,8 +155,10 @@ void role_player_free(struct role_player *p)
 		return;
 	for (size_t i = 0; p->snd && i < p->n_paths * p->n_lanes; i++)
 		predict_sender_free(p->snd[i]);
-	for (size_t l = 0; l < ROLE_MAX_LANES; l++)
+	for (size_t l = 0; l < ROLE_MAX_LANES; l++) {
 		free(p->keep_v[l]);
+		predict_peerbook_free(&p->book[l]);
+	}
 	free(p->paths);
 	free(p->k);
 	free(p->snd);
@@ -157,6 +171,22 @@ void role_player_free(struct role_player *p)
 int64_t role_player_next(const struct role_player *p)
 {
 	return p->next;
+}
+
+/* The len bytes of p->buf just encoded for lane l, decoded as a
+ * receiver decodes them, enter lane l's book. */
+static int book_sent(struct role_player *p, size_t l, size_t len)
+{
+	struct reckon_espdu pdu;
+	struct predict_update u;
+	uint8_t model;
+	int err;
+
+	if (reckon_espdu_decode(p->buf, len, &pdu) != RECKON_ESPDU_OK ||
+	    role_espdu_to_update_geo(&pdu, &p->geo, &u, &model))
+		return -EPROTO;
+	err = predict_peerbook_apply(&p->book[l], &u);
+	return err == -ENOMEM ? err : 0;
 }
 
 /* Encode u for lane l and emit it to every destination. */
@@ -175,6 +205,9 @@ static int send_update(struct role_player *p, size_t e, size_t l,
 		return err;
 	pdu.exercise = p->exercise;
 	err = reckon_espdu_encode(&pdu, p->buf, sizeof(p->buf), &len);
+	if (err)
+		return err;
+	err = book_sent(p, l, len);
 	if (err)
 		return err;
 	p->seq[e * p->n_lanes + l]++;
@@ -230,19 +263,25 @@ static int play_sample(struct role_player *p, size_t i, role_emit_fn emit,
 	size_t path = p->paths[i];
 	const struct replay_path *rp = &p->tr->set.path[path];
 	size_t e = ent_index(p, rp->entity);
-	struct predict_ctx ctx = p->tr->ctx[path];
+	int64_t t = role_truth_time(p->tr, path, p->k[i]);
+	struct predict_ctx ctx;
 	double gpos[3], gvel[3];
 	struct predict_state x;
-	int err;
+	int has_goal, err;
 
 	replay_state_at(rp, p->k[i], &x);
-	if (replay_path_goal(rp, p->k[i], gpos, gvel)) {
-		ctx.goal = gpos;
-		ctx.goal_vel = gvel;
-	}
+	has_goal = replay_path_goal(rp, p->k[i], gpos, gvel);
 	for (size_t l = 0; l < p->n_lanes; l++) {
 		struct predict_sender **s = &p->snd[i * p->n_lanes + l];
 		struct predict_update u;
+
+		ctx = p->tr->ctx[path];
+		if (has_goal) {
+			ctx.goal = gpos;
+			ctx.goal_vel = gvel;
+		}
+		predict_peerbook_items_at(&p->book[l], t);
+		predict_peerbook_ctx(&p->book[l], rp->entity, &ctx);
 
 		if (!*s) {
 			err = predict_sender_new(&p->lanes[l], s);

@@ -27,6 +27,7 @@ struct role_player_cfg {
 	uint8_t exercise; /* DIS exercise id, 0 means 1 */
 	/* placement on the earth for the wire (update_espdu.h); NULL: none */
 	const struct reckon_geo *geo;
+	double pickup_r; /* pickup inference radius of the peer books, u */
 };
 
 struct role_player;

@@ -143,6 +143,7 @@ int sim_host_start(struct sim_host *h, const struct role_truth *tr,
 								: NULL,
 			.n_entities = o->n_entities,
 			.geo = &o->geo,
+			.pickup_r = AGENT_PICKUP_R,
 		};
 
 		rc = role_player_new(&c, &h->pl);

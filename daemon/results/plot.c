@@ -812,6 +812,20 @@ static void sweep_ranges(const struct sweep_curves *c, int by_index,
 	}
 }
 
+/* s as a gnuplot tic label, which gnuplot reads as a format: every %
+ * doubled (loss=5% would be a bad format character). */
+static void tic_label(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 2 < len; s++) {
+		if (*s == '%')
+			out[o++] = '%';
+		out[o++] = *s;
+	}
+	out[o] = '\0';
+}
+
 /* Tics at the value positions of axis a, labelled with the values:
  * gnuplot's set xtics ("V" X, ...). */
 static void index_tics(const struct table *t, size_t a, const double *x,
@@ -819,6 +833,7 @@ static void index_tics(const struct table *t, size_t a, const double *x,
 {
 	size_t o = (size_t)snprintf(out, len, "(");
 	double done = -1;
+	char label[256];
 
 	for (size_t r = 0; r < t->n && o < len; r++) {
 		if (x[r] <= done)
@@ -826,8 +841,9 @@ static void index_tics(const struct table *t, size_t a, const double *x,
 		done = x[r];
 		if (strchr(t->cell[r][a], '"'))
 			continue;
+		tic_label(t->cell[r][a], label, sizeof(label));
 		o += (size_t)snprintf(out + o, len - o, "%s\"%s\" %g",
-				      o > 1 ? ", " : "", t->cell[r][a], x[r]);
+				      o > 1 ? ", " : "", label, x[r]);
 	}
 	if (o + 2 < len)
 		snprintf(out + o, len - o, ")");

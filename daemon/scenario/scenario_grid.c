@@ -408,10 +408,14 @@ static int apply_coords(const struct scenario *sc, const unsigned *idx,
 	for (unsigned h = 0; h < o->nhosts && rc == 0 && ll; h++) {
 		struct sc_host *hs = &o->hosts[h];
 
+		const struct sc_role *r = sc_role_of(hs);
+
 		if (!hs->role[0])
 			continue;
 		rc = apply_condition(hs->args, sizeof(hs->args), label);
-		if (rc == 0)
+		/* args written with [game] may not hold --condition: the
+		 * printed point then takes its label from its links */
+		if (rc == 0 && !(o->game.present && r && !r->own_game))
 			rc = apply_condition(hs->args_text,
 					     sizeof(hs->args_text), label);
 		if (rc < 0)

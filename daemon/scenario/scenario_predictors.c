@@ -25,6 +25,11 @@ const struct sc_fair_setting sc_fair_settings[] = {
 	{"pos_threshold", "20",
 	 "one position threshold: every predictor may drift the same 20 u "
 	 "(Steele's dead-reckoning threshold) before it must send"},
+	{"threshold", "20",
+	 "the same 20 u for the predictors that call their position "
+	 "threshold so (ekb and is default to 32 u, the paper 003 hit "
+	 "threshold)"},
+	{"tau", "20", "the same 20 u for DHSM's error threshold"},
 	{"orient_threshold", "0",
 	 "trigger on position only: the error measured is position error, "
 	 "and an orientation trigger would spend updates the other "

@@ -7,7 +7,11 @@
 # Then with RECKON_GNUPLOT pointing nowhere the same sweep must still
 # succeed, warn that gnuplot is missing and write index.html without
 # figures. A sweep with 20 curves against one axis must draw them all,
-# as two figures of 16 and 4 curves. Without gnuplot on the machine the
+# as two figures of 16 and 4 curves. A lag-compensation run whose
+# condition label holds a % (loss=5%, which gnuplot reads as a format in
+# a tic label: point 2 of scenarios/study/lagcomp.ini, one repetition)
+# must draw its figures against the condition, and a point printed by
+# `sweep --point` from a scenario with [game] must load. Without gnuplot on the machine the
 # parts that need it are skipped.
 set -euo pipefail
 build=${1:?usage: plots.sh BUILD_DIR}
@@ -100,4 +104,21 @@ done
 	fail "a curve is drawn twice or not at all"
 grep -q 'Curves 17 to 20 of 20' "$tmp/wide/index.html" || fail "no caption for part 2"
 echo "20 curves: 16 + 4 in two figures, none dropped"
+# --- a % in a tic label: the lag-compensation figures of a run ---
+root=$(cd "$here/../.." && pwd)
+"$reckond" sweep --point 2 "$root/scenarios/study/lagcomp.ini" |
+	sed "s|^repetitions = .*|repetitions = 1|; s|^results = .*|results = $tmp/lc|" >"$tmp/lc.ini"
+grep -q -- '--condition delay=0ms_jitter=0ms_loss=5%' "$tmp/lc.ini" || fail "point 2 is not loss 5%"
+"$reckond" -q sim "$tmp/lc.ini" >/dev/null 2>"$tmp/err" || fail "lagcomp run failed: $(cat "$tmp/err")"
+grep -q "plot .* failed" "$tmp/err" && fail "a figure failed: $(cat "$tmp/err")"
+for f in hit_accuracy_vs_condition sbc_low_vs_condition; do
+	svg_ok "$(echo "$tmp"/lc/study-lagcomp-*/plots/$f.svg)" ||
+		fail "$f.svg (a condition with a %) is not an SVG document"
+done
+echo "a % in a condition label: the lag-compensation figures drawn"
+# a printed point of a [game] scenario loads: its agents' args do not
+# get --condition, which [game] owns
+"$reckond" sweep --point 30 "$root/scenarios/study/predictors.ini" >"$tmp/p30.ini"
+"$reckond" -n "$tmp/p30.ini" >"$tmp/err" 2>&1 || fail "point 30 does not load: $(cat "$tmp/err")"
+echo "sweep --point of a [game] scenario: loads"
 echo "PASS: $(find "$tmp/gp" -name '*.svg' | wc -l) SVG figures, each with its PNG"
