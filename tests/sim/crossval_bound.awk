@@ -12,7 +12,9 @@
 #   X lane entity         the modes applied different updates of it
 # Pass 1 measures S, the largest speed of the display and of the truth of
 # each (lane, entity) in either mode; pass 2 runs D(t) along the updates.
-# Output, one line per (lane, entity): lane entity excluded matched
+# Each paired simulated sample and the range its emulated twin must lie
+# in ("lane entity err lo hi") goes to the file named by -v ranges. Output, one line per (lane,
+# entity): lane entity excluded matched
 # unmatched sumD maxD maxdiff maxratio violations flips exact exactmax S
 # delta_max, where exact counts the samples with D = 0 and exactmax is
 # their largest difference.
@@ -96,6 +98,8 @@ $1 == "F" {
 	ratio[k] = max(ratio[k], diff / (d + 0.01))
 	if (diff > d + 0.01)
 		viol[k]++
+	# the range of the emulated sample, from the simulated one
+	printf "%s %s %.4f %.4f\n", k, $6, max(0, $6 - d - 0.005), $6 + d + 0.005 >ranges
 	if (d == 0) {
 		exact[k]++
 		emax[k] = max(emax[k], diff)

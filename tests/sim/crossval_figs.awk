@@ -2,9 +2,10 @@
 # (the derivation is in that script's header). Input: the per-(lane,
 # entity) lines of crossval_bound.awk; the metrics of both modes joined
 # ("lane entity" then predictor, frames, err_mean, err_p50, err_p95,
-# err_max and over_s emulated, then the same simulated); the simulator's
-# error samples of every frame sampled in both modes ("lane entity err",
-# sorted). Prints the samples' verdict and the side-by-side table (emu,
+# err_max and over_s emulated, then the same simulated); the paired
+# simulated samples, and the lower and the upper ends of the ranges of
+# their emulated twins (crossval_bound.awk), each sorted ("lane entity
+# value"). Prints the samples' verdict and the side-by-side table (emu,
 # sim, |diff|, bound, diff/bound) of one repetition; exits 1 when a
 # sample or a figure is out of its bound.
 
@@ -14,16 +15,23 @@ function clip(r, n) { return r < 1 ? 1 : r > n ? n : r }
 # the nearest rank of quantile q among n values, as the observer takes it
 function rank(q, n, x) { x = q * n; x = int(x) + (x > int(x)); return x < 1 ? 1 : x }
 
-# the bound of quantile q of row k: every matched sample moves at most
-# maxD, so every order statistic of the matched samples does; samples in
-# one mode only move the rank by at most their number
-function qbound(k, q, re, rs, lo, hi) {
-	if (me[k] + ms[k] == 0)
-		return maxd[k]
+# the bound of quantile q of row k: each paired emulated sample lies in
+# [y - D, y + D] around its simulated twin y, so the j-th smallest of
+# them lies between the j-th smallest lower end L(j) and upper end U(j)
+# (order statistics are monotone in every value). A quantile at rank r
+# among n + m values (m unpaired) lies between the paired ones at ranks
+# r - m and r. So the emulated quantile is in [L(lo), U(hi)] and the
+# simulated one in [Y(lo), Y(hi)], lo = min(r_e - m_e, r_s - m_s),
+# hi = max(r_e, r_s), clipped to the n paired ranks (beyond them: 0 and
+# no upper end).
+function qbound(k, q, re, rs, lo, hi, up) {
 	re = rank(q, ne[k]); rs = rank(q, ns[k])
-	lo = clip(min(re - me[k], rs - ms[k]), n[k])
-	hi = clip(max(re, rs), n[k])
-	return maxd[k] + v[k, hi] - v[k, lo] + 0.01
+	lo = min(re - me[k], rs - ms[k])
+	hi = max(re, rs)
+	if (hi > n[k])
+		return 1e9
+	up = max(U[k, hi] - (lo < 1 ? 0 : Y[k, lo]), Y[k, hi] - (lo < 1 ? 0 : L[k, lo]))
+	return up
 }
 
 function row(k, fig, a, b, bound, d, r) {
@@ -55,7 +63,9 @@ FILENAME == ARGV[2] {
 	}
 	next
 }
-{ k = $1 " " $2; v[k, ++nv[k]] = $3 }
+FILENAME == ARGV[3] { k = $1 " " $2; Y[k, ++ny[k]] = $3; next }
+FILENAME == ARGV[4] { k = $1 " " $2; L[k, ++nl[k]] = $3; next }
+{ k = $1 " " $2; U[k, ++nu[k]] = $3 }
 
 END {
 	printf "%s  pred entity figure         emulated    simulated     |diff|      bound  diff/bound\n", what
@@ -73,7 +83,7 @@ END {
 			continue
 		}
 		me[k] = ne[k] - n[k]; ms[k] = ns[k] - n[k]
-		if (me[k] < 0 || ms[k] < 0 || me[k] + ms[k] != unm[k] || nv[k] != n[k]) {
+		if (me[k] < 0 || ms[k] < 0 || me[k] + ms[k] != unm[k] || nl[k] != n[k] || nu[k] != n[k]) {
 			printf "%s: %s entity %s: %d and %d frames, %d paired, %d unpaired\n",
 				what, pred[k], ent[k], ne[k], ns[k], n[k], unm[k]
 			bad++
@@ -87,9 +97,12 @@ END {
 		big = max(fe[k, 3], fs[k, 3])
 		row(k, "err_mean", fe[k, 0], fs[k, 0],
 		    (sumd[k] + 2 * (me[k] + ms[k]) * big) / min(ne[k], ns[k]))
-		row(k, "err_p50", fe[k, 1], fs[k, 1], qbound(k, 0.50))
-		row(k, "err_p95", fe[k, 2], fs[k, 2], qbound(k, 0.95))
-		row(k, "err_max", fe[k, 3], fs[k, 3], qbound(k, 1))
+		row(k, "err_p50", fe[k, 1], fs[k, 1],
+		    qbound(k, 0.50))
+		row(k, "err_p95", fe[k, 2], fs[k, 2],
+		    qbound(k, 0.95))
+		row(k, "err_max", fe[k, 3], fs[k, 3],
+		    qbound(k, 1))
 		row(k, "over_s", fe[k, 4], fs[k, 4],
 		    tick * (flips[k] + me[k] + ms[k]) + 1e-6)
 		printf "%s  %-4s e%-3s samples: %d paired (%d unpaired), %d with D = 0 (all equal), largest |diff| %.2f, max D %.3f, largest |diff|/(D+0.01) %.3f; S %.0f u/s, largest arrival shift %.3f ms\n",
