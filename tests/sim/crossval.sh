@@ -53,9 +53,11 @@
 #     (b) One arrival moved by d: Q(t; a + d) and Q(t - d; a) have the
 #     same tau and f, and differ by (1 - f)[O(a + d) - O(a) + (1 - f) tau
 #     (V0(a + d) - V0(a))] + f [N(t) - N(t - d)], where O is the display
-#     before the arrival; and |Q(t - d; a) - Q(t; a)| <= d |Q'|. With
-#     |V0'| = |V1 - V0| / B_old <= 2 S / B_min and tau <= B_max:
-#         |Q(t; a + d) - Q(t; a)| <= K d,   K = S (3 + 2 B_max / B_min),
+#     before the arrival; and |Q(t - d; a) - Q(t; a)| <= d |Q'|. The
+#     O and N terms are a convex combination, at most d S; (1 - f)^2 tau
+#     <= 4 B / 27 (its largest value, at tau = B / 3), and |V0'| =
+#     |V1 - V0| / B_old <= 2 S / B_old, so
+#         |Q(t; a + d) - Q(t; a)| <= K d,   K = S (2 + 8 B_max / (27 B_min)),
 #     S the largest speed of the display and of the truth, in either
 #     mode, over the frames from B_max before the update's arrival to
 #     B_max after it (steps between consecutive frames, plus 10 u/s for

@@ -81,7 +81,7 @@ $1 == "A" {
 	spd[k] = 10
 	for (i = ptr[k]; i < nf[k] && ft[k, i] <= hi[k] + b + tick; i++)
 		spd[k] = max(spd[k], fv[k, i])
-	kk[k] = spd[k] * (3 + 2 * b / bmin[$2])
+	kk[k] = spd[k] * (2 + 8 * b / (27 * bmin[$2]))
 	smax[k] = max(smax[k], spd[k])
 	next
 }
