@@ -63,8 +63,12 @@
 #     B_max after it (steps between consecutive frames, plus 10 u/s for
 #     the 0.1 u rounding of the positions). Assumption: S bounds the
 #     model's speed |N'| too, as each model is what the display shows
-#     once it has converged. For t between the two arrivals one mode
-#     still shows O: |Q(t; a) - O(t)| <= 2 S d, within K d.
+#     once it has converged. For a frame between the two arrivals one
+#     mode shows the new blend and the other still O, and a blend can
+#     turn sharply within a frame (V0 is the old blend's velocity, which
+#     the display does not show): there D(t) is at least the bound at the
+#     frame before (both showed O) plus how far each display moved since,
+#     by the triangle inequality (plus 0.3 u for the rounding).
 #     (c) Differences carried into (P0, V0) from earlier updates shrink
 #     with (1 - f): D(t) = K d + g (cP + g tau cV) and the velocity bound
 #     g cV + 2 S d / B_min, g = 1 - max(0, (t - later arrival) / B_max)
@@ -84,7 +88,8 @@
 #     widen. A frame sampled in one mode only (an arrival crossed the
 #     first frame of a path, blind in the later mode) moves the mean by
 #     at most 2 m E / n more (E the larger err_max) and a quantile's rank
-#     by at most m (the bound then spans ranks r - m to r). over_s: one
+#     by at most m (the bound then spans ranks r - m to r; beyond the
+#     paired ranks, the unpaired samples themselves). over_s: one
 #     tick per sample within D of the 20 u threshold or unpaired.
 #     Nothing here is a constant: D scales with the shifts measured in
 #     the run, so a loaded machine widens it where the shifts are, and a
@@ -250,7 +255,8 @@ errcheck() {
 		$3 == "applied" { lo = $2 < $4 ? $2 : $4; hi = $2 < $4 ? $4 : $2
 			printf "A %s %s %.7f %.7f\n", k[1], k[2], lo - 0.0000005, hi + 0.0000005 }' >"$w/ev"
 	# F lane entity t err_e err_s shown_e(x y) shown_s(x y) true(x y):
-	# a frame sampled in both modes; U lane entity: sampled in one only
+	# a frame sampled in both modes; U lane entity t e|s err: sampled in
+	# one only
 	for m in e s; do
 		d=$e; [ $m = s ] && d=$s
 		awk -F, 'NR > 1 { print $1 ":" $2 ":" $3, $8, $4, $5, $6, $7 }' "$d/frames-obs.csv" |
@@ -260,7 +266,8 @@ errcheck() {
 		awk -v tick="$tick" '{
 			# frame times are ticks, written to the millisecond
 			split($1, k, ":"); t = sprintf("%.0f", k[3] / tick) * tick }
-			$2 == "NA" || $3 == "NA" { printf "U %s %s %.7f\n", k[1], k[2], t; next }
+			$2 == "NA" { printf "U %s %s %.7f s %s\n", k[1], k[2], t, $3; next }
+			$3 == "NA" { printf "U %s %s %.7f e %s\n", k[1], k[2], t, $2; next }
 			{ printf "F %s %s %.7f", k[1], k[2], t
 			  print "", $2, $3, $4, $5, $6, $7, $8, $9 }' >>"$w/ev"
 	sort -k2,2n -k3,3n -k4,4g -k1,1 "$w/ev" >"$w/ev.sorted"

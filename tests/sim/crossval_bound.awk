@@ -8,7 +8,8 @@
 #   F lane entity t err_e err_s xe ye xs ys tx ty
 #                         a frame sampled in both modes (shown e, shown s,
 #                         truth)
-#   U lane entity t       a frame sampled in one mode only
+#   U lane entity t e|s err
+#                         a frame sampled in one mode only, and its error
 #   X lane entity         the modes applied different updates of it
 # Pass 1 measures S, the largest speed of the display and of the truth of
 # each (lane, entity) in either mode; pass 2 runs D(t) along the updates.
@@ -16,8 +17,9 @@
 # in ("lane entity err lo hi") goes to the file named by -v ranges. Output, one line per (lane,
 # entity): lane entity excluded matched
 # unmatched sumD maxD maxdiff maxratio violations flips exact exactmax S
-# delta_max, where exact counts the samples with D = 0 and exactmax is
-# their largest difference.
+# delta_max umax_e umax_s, where exact counts the samples with D = 0,
+# exactmax is their largest difference and umax_e, umax_s are the
+# largest errors sampled in one mode only.
 
 function dist(ax, ay, bx, by) { return sqrt((ax - bx)^2 + (ay - by)^2) }
 function max(a, b) { return a > b ? a : b }
@@ -65,7 +67,11 @@ pass == 1 { next }
 
 # pass 2
 $1 == "X" { excl[k] = 1; next }
-$1 == "U" { unm[k]++; next }
+$1 == "U" {
+	unm[k]++
+	umax[k, $5] = max(umax[k, $5], $6 + 0.005)
+	next
+}
 $1 == "A" {
 	ncp = have[k] ? dpos(k, $4) + ($5 - $4) * cv[k] : 0
 	ncv = have[k] ? dvel(k, $4) : 0
@@ -87,6 +93,16 @@ $1 == "A" {
 }
 $1 == "F" {
 	d = dpos(k, $4)
+	# between the two arrivals one mode shows the new blend, the other
+	# the old display, and a blend can turn within the frame: bound the
+	# difference by the one at the frame before (when both showed the
+	# old display) plus how far each display moved since
+	if (have[k] && $4 >= lo[k] && $4 < hi[k] && (k in qt)) {
+		moved = dist($7, $8, qxe[k], qye[k]) + dist($9, $10, qxs[k], qys[k])
+		d = max(d, qd[k] + moved + 0.3)
+	}
+	qt[k] = $4; qd[k] = d
+	qxe[k] = $7; qye[k] = $8; qxs[k] = $9; qys[k] = $10
 	diff = $5 - $6
 	if (diff < 0)
 		diff = -diff
@@ -110,8 +126,8 @@ $1 == "F" {
 }
 END {
 	for (k in row)
-		printf "%s %d %d %d %.6f %.6f %.2f %.4f %d %d %d %.2f %.1f %.4f\n",
+		printf "%s %d %d %d %.6f %.6f %.2f %.4f %d %d %d %.2f %.1f %.4f %.3f %.3f\n",
 			k, excl[k], n[k], unm[k], sum[k], mx[k], mdiff[k],
 			ratio[k], viol[k], flips[k], exact[k], emax[k],
-			smax[k], dmax[k]
+			smax[k], dmax[k], umax[k, "e"], umax[k, "s"]
 }

@@ -22,16 +22,17 @@ function rank(q, n, x) { x = q * n; x = int(x) + (x > int(x)); return x < 1 ? 1 
 # among n + m values (m unpaired) lies between the paired ones at ranks
 # r - m and r. So the emulated quantile is in [L(lo), U(hi)] and the
 # simulated one in [Y(lo), Y(hi)], lo = min(r_e - m_e, r_s - m_s),
-# hi = max(r_e, r_s), clipped to the n paired ranks (beyond them: 0 and
-# no upper end).
-function qbound(k, q, re, rs, lo, hi, up) {
+# hi = max(r_e, r_s); below rank 1 the ends are 0, above rank n they
+# are the largest paired end or unpaired sample of the mode.
+function qbound(k, q, re, rs, lo, hi, ylo, llo, yhi, uhi) {
 	re = rank(q, ne[k]); rs = rank(q, ns[k])
 	lo = min(re - me[k], rs - ms[k])
 	hi = max(re, rs)
-	if (hi > n[k])
-		return 1e9
-	up = max(U[k, hi] - (lo < 1 ? 0 : Y[k, lo]), Y[k, hi] - (lo < 1 ? 0 : L[k, lo]))
-	return up
+	ylo = lo < 1 ? 0 : Y[k, lo]
+	llo = lo < 1 ? 0 : L[k, lo]
+	yhi = hi > n[k] ? max(Y[k, n[k]], uxs[k]) : Y[k, hi]
+	uhi = hi > n[k] ? max(U[k, n[k]], uxe[k]) : U[k, hi]
+	return max(uhi - ylo, yhi - llo)
 }
 
 function row(k, fig, a, b, bound, d, r) {
@@ -52,6 +53,7 @@ FILENAME == ARGV[1] {
 	excl[k] = $3; n[k] = $4; unm[k] = $5; sumd[k] = $6; maxd[k] = $7
 	mdiff[k] = $8; sratio[k] = $9; viol[k] = $10; flips[k] = $11
 	exact[k] = $12; emax[k] = $13; spd[k] = $14; dlt[k] = $15
+	uxe[k] = $16; uxs[k] = $17
 	next
 }
 FILENAME == ARGV[2] {
