@@ -39,11 +39,6 @@ struct ant_grid {
 	int steady; /* the last frame left every value and the list as it
 		       found them */
 	long run;   /* frames in a row with the same deposits */
-	/* ant_grid_frame's settle is pending: ph and the list hold the
-	 * values before the cap and the drop, applied where they are read
-	 * (ant_grid_get, ant_force, the next spread) */
-	int pend;
-	double pend_max, pend_floor;
 };
 
 struct ant_deposit {
@@ -81,8 +76,7 @@ double ant_grid_get(const struct ant_grid *g, int i, int j);
  * the parameters only: when the last frame left the grid exactly as it
  * found it (a converged pattern: static sources) and this frame's
  * deposits and parameters are the same, the frame would change nothing
- * and is skipped. Otherwise the settle is left pending and done where
- * the values are next read, which gives the same values. */
+ * and is skipped. */
 int ant_grid_queue(struct ant_grid *g, double x, double y, double amount);
 void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
 		    double ph_max, double floor);

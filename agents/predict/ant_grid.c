@@ -9,6 +9,7 @@
  * that hold pheromone are visited. Pure.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,128 +116,170 @@ int ant_grid_cell(const struct ant_grid *g, double x, double y)
 }
 
 /* Eq. 6's cap at +-ph_max (ph_max <= 0: none) and drop of |v| < floor
- * to +0, without branches on v. */
-static inline double capped(double v, double ph_max, double floor_v)
-{
-	int cap = ph_max > 0, keep;
-	uint64_t bits;
+ * to +0 (floor <= 0: of 0 only) as bounds, for settle_list. */
+struct bounds {
+	double lo, hi, fl;
+};
 
-	v = cap && v > ph_max ? ph_max : v;
-	v = cap && v < -ph_max ? -ph_max : v;
-	keep = !(fabs(v) < floor_v) & !(v == 0);
+static void bounds_of(double ph_max, double floor_v, struct bounds *b)
+{
+	b->hi = ph_max > 0 ? ph_max : INFINITY;
+	b->lo = -b->hi;
+	/* |v| < DBL_TRUE_MIN, the least positive double, only for v == 0 */
+	b->fl = floor_v > DBL_TRUE_MIN ? floor_v : DBL_TRUE_MIN;
+}
+
+/* v capped and dropped, without a branch on v. */
+static inline double capped(double v, const struct bounds *b)
+{
+	uint64_t bits, keep;
+
+	v = v > b->hi ? b->hi : v;
+	v = v < b->lo ? b->lo : v;
+	keep = !(fabs(v) < b->fl);
 	memcpy(&bits, &v, sizeof(bits));
-	bits &= -(uint64_t)keep;
+	bits &= -keep;
 	memcpy(&v, &bits, sizeof(bits));
 	return v;
 }
 
-/* A value of ph as read: settled when the settle is pending. */
-static inline double ph_at(const struct ant_grid *g, size_t c)
-{
-	return g->pend ? capped(g->ph[c], g->pend_max, g->pend_floor)
-		       : g->ph[c];
-}
-
-static void settle_list(struct ant_grid *g, double ph_max, double floor_v);
-
-/* Apply a pending settle now. */
-static void flush(struct ant_grid *g)
-{
-	if (g->pend) {
-		g->pend = 0;
-		settle_list(g, g->pend_max, g->pend_floor);
-	}
-}
-
 double ant_grid_get(const struct ant_grid *g, int i, int j)
 {
-	return ph_at(g, (size_t)j * g->nx + i);
+	return g->ph[(size_t)j * g->nx + i];
 }
 
-/* The frame being built by ant_grid_spread, in locals: nxt receives,
- * list collects the cells reached (on[c] == mark once listed). */
-struct spread_to {
-	double *nxt;
-	uint8_t *on;
+/* Add v to nxt[c], listing c at list[m] the first time this frame
+ * (on[c] == mark once listed); returns the new length. Without a
+ * branch: list[m] is written always and kept only when c is new (the
+ * lists have room for one more than every cell). */
+static inline size_t put(double *nxt, uint8_t *on, int *list, size_t m,
+			 uint8_t mark, int c, double v)
+{
+	list[m] = c;
+	m += on[c] != mark;
+	on[c] = mark;
+	nxt[c] += v;
+	return m;
+}
+
+/* Neighbour c + d when bit of nb is set, else the sink (a slot past the
+ * last cell that is always marked listed and never read), without a
+ * branch. */
+static inline int to(unsigned nb, unsigned bit, int c, int d, int sink)
+{
+	int m = -(int)((nb & bit) != 0);
+
+	return sink + ((c + d - sink) & m);
+}
+
+/* The grid's arrays while ant_grid_spread builds a frame, in locals: the
+ * byte stores to on would otherwise make the compiler reload them from g
+ * after each one. */
+struct spread {
+	const int *act;
 	int *list;
-	size_t n;
+	double *ph, *nxt;
+	uint8_t *on;
+	int nx, sink;
 	uint8_t mark;
+	double eps, keep, give;
 };
 
-/* Add v to nxt[c], listing c the first time this frame. Without a
- * branch: list[n] is written always and kept only when c is new (the
- * lists have room for one more than every cell). */
-static inline void put(struct spread_to *o, int c, double v)
+/* Cell c of the list, not one with four neighbours: its links found if
+ * not yet known, then c keeps keep v and gives share = give v / |N(c)|
+ * to each valid neighbour (a cell without neighbours keeps eps v). */
+static size_t spread_edge(struct ant_grid *g, const struct spread *s,
+			  size_t m, int c, double v)
 {
-	o->list[o->n] = c;
-	o->n += o->on[c] != o->mark;
-	o->on[c] = o->mark;
-	o->nxt[c] += v;
+	unsigned nb, deg;
+	double share;
+	int sink = s->sink;
+
+	if (!(g->nb[c] & NB_KNOWN))
+		links(g, c);
+	nb = g->nb[c];
+	deg = g->deg[c];
+	if (deg == 0)
+		return put(s->nxt, s->on, s->list, m, s->mark, c, s->eps * v);
+	share = s->give * v / deg;
+	m = put(s->nxt, s->on, s->list, m, s->mark, c, s->keep * v);
+	m = put(s->nxt, s->on, s->list, m, s->mark, to(nb, 1, c, 1, sink),
+		share);
+	m = put(s->nxt, s->on, s->list, m, s->mark, to(nb, 2, c, -1, sink),
+		share);
+	m = put(s->nxt, s->on, s->list, m, s->mark, to(nb, 4, c, s->nx, sink),
+		share);
+	return put(s->nxt, s->on, s->list, m, s->mark,
+		   to(nb, 8, c, -s->nx, sink), share);
 }
 
-/* Cell c's dissemination of v: keep to itself, share = give v / |N(c)|
- * to each valid neighbour, in the order +x, -x, +y, -y. Without a
- * branch: an invalid neighbour's share goes to the sink, a slot past the
- * last cell that is always marked listed and never read. */
-static inline void spread_cell(struct spread_to *o, int c, unsigned nb,
-			       unsigned deg, int nx, int sink, double v,
-			       double keep, double give)
-{
-	double share = give * v / deg;
+#define NB_ALL (NB_KNOWN | 15u)
 
-	put(o, c, keep * v);
-	put(o, nb & 1u ? c + 1 : sink, share);
-	put(o, nb & 2u ? c - 1 : sink, share);
-	put(o, nb & 4u ? c + nx : sink, share);
-	put(o, nb & 8u ? c - nx : sink, share);
+/* Eq. 6 over the list into nxt: each listed cell keeps keep v and gives
+ * share = give v / |N(c)| to each valid neighbour, in the order +x, -x,
+ * +y, -y; the cells reached are listed in s->list in the order first
+ * reached. Returns their number. A cell with four neighbours (most)
+ * takes the short way. */
+static size_t spread_list(struct ant_grid *g, const struct spread *s,
+			  size_t n)
+{
+	const int *act = s->act;
+	int *list = s->list;
+	double *ph = s->ph, *nxt = s->nxt;
+	uint8_t *on = s->on;
+	const uint8_t *nbs = g->nb;
+	double keep = s->keep, give = s->give;
+	size_t m = 0;
+	int nx = s->nx;
+	uint8_t mark = s->mark;
+
+	for (size_t a = 0; a < n; a++) {
+		int c = act[a];
+		double v = ph[c], share;
+
+		ph[c] = 0;
+		if (nbs[c] != NB_ALL) {
+			m = spread_edge(g, s, m, c, v);
+			continue;
+		}
+		share = give * v / 4;
+		m = put(nxt, on, list, m, mark, c, keep * v);
+		m = put(nxt, on, list, m, mark, c + 1, share);
+		m = put(nxt, on, list, m, mark, c - 1, share);
+		m = put(nxt, on, list, m, mark, c + nx, share);
+		m = put(nxt, on, list, m, mark, c - nx, share);
+	}
+	return m;
 }
 
 void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 {
-	struct spread_to o;
-	double keep = eps * (1.0 - gamma), give = eps * gamma;
+	struct spread s;
 	double *ph = g->ph;
-	const int *act = g->act;
-	size_t n = g->n_act;
-	int nx = g->nx, sink = g->nx * g->ny, pend = g->pend;
-	double pm = g->pend_max, pf = g->pend_floor;
+	int *act = g->act;
 
 	/* on[c] == mark: c is in the list being built; the listed cells of
 	 * the previous frame hold the other mark (1, 2), unlisted ones 0 */
 	g->mark = g->mark == 1 ? 2 : 1;
 	g->steady = 0;
-	g->pend = 0;
-	o.nxt = g->nxt;
-	o.on = g->on;
-	o.list = g->act2;
-	o.n = 0;
-	o.mark = g->mark;
-	o.on[sink] = o.mark;
-	for (size_t a = 0; a < n; a++) {
-		int c = act[a];
-		double v = ph[c];
-
-		ph[c] = 0;
-		if (pend && (v = capped(v, pm, pf)) == 0) {
-			/* dropped by the pending settle: unlisted, unless
-			 * already reached this frame */
-			o.on[c] = o.on[c] == o.mark ? o.mark : 0;
-			continue;
-		}
-		if (!(g->nb[c] & NB_KNOWN))
-			links(g, c);
-		if (g->deg[c] == 0)
-			put(&o, c, eps * v);
-		else
-			spread_cell(&o, c, g->nb[c], g->deg[c], nx, sink, v,
-				    keep, give);
-	}
+	s.act = g->act;
+	s.list = g->act2;
+	s.ph = g->ph;
+	s.nxt = g->nxt;
+	s.on = g->on;
+	s.nx = g->nx;
+	s.sink = g->nx * g->ny;
+	s.mark = g->mark;
+	s.eps = eps;
+	s.keep = eps * (1.0 - gamma);
+	s.give = eps * gamma;
+	s.on[s.sink] = s.mark;
+	g->n_act = spread_list(g, &s, g->n_act);
 	/* ph is all zero again (but for the sink): swap it with nxt */
-	g->ph = o.nxt;
+	g->ph = g->nxt;
 	g->nxt = ph;
-	g->act2 = g->act;
-	g->act = o.list;
-	g->n_act = o.n;
+	g->act = g->act2;
+	g->act2 = act;
 }
 
 static void deposit_cell(struct ant_grid *g, int c, double amount)
@@ -257,37 +300,32 @@ void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
 	if (c < 0 || amount == 0)
 		return;
 	g->steady = 0;
-	flush(g);
 	deposit_cell(g, c, amount);
 }
 
-static void settle_list(struct ant_grid *g, double ph_max, double floor_v)
+void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
 {
 	double *ph = g->ph;
 	uint8_t *on = g->on;
 	int *act = g->act;
 	size_t m = 0, n = g->n_act;
+	struct bounds b;
 
+	bounds_of(ph_max, floor_v, &b);
+	g->steady = 0;
 	/* a dropped cell is written over by the next kept one, its mark is
 	 * masked to 0 */
 	for (size_t a = 0; a < n; a++) {
 		int c = act[a];
-		double v = capped(ph[c], ph_max, floor_v);
-		int keep = v != 0;
+		double v = capped(ph[c], &b);
+		uint8_t keep = v != 0;
 
 		ph[c] = v;
 		on[c] &= (uint8_t)-keep;
 		act[m] = c;
-		m += (size_t)keep;
+		m += keep;
 	}
 	g->n_act = m;
-}
-
-void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
-{
-	g->steady = 0;
-	flush(g);
-	settle_list(g, ph_max, floor_v);
 }
 
 int ant_grid_queue(struct ant_grid *g, double x, double y, double amount)
@@ -369,9 +407,8 @@ void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
 	check = same && worth_checking(g, eps);
 	/* only a frame with the last frame's deposits can reach the fixed
 	 * point the next frame skips on: then (late enough in the run) the
-	 * list is settled and saved before, and settled after, to compare */
+	 * list is saved before, to compare with the list after */
 	if (check) {
-		flush(g);
 		n0 = g->n_act;
 		for (size_t a = 0; a < n0; a++)
 			g->snap[a] = g->ph[g->act[a]];
@@ -381,14 +418,9 @@ void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
 	ant_grid_spread(g, eps, gamma);
 	for (size_t i = 0; i < g->n_q; i++)
 		deposit_cell(g, g->q[i].cell, g->q[i].amount);
-	if (check) {
-		ant_grid_settle(g, ph_max, floor_v);
+	ant_grid_settle(g, ph_max, floor_v);
+	if (check)
 		g->steady = unchanged(g, n0);
-	} else {
-		g->pend = 1;
-		g->pend_max = ph_max;
-		g->pend_floor = floor_v;
-	}
 	memcpy(g->last_par, par, sizeof(par));
 	t = g->last;
 	g->last = g->q;
@@ -430,7 +462,7 @@ void ant_force(const struct ant_grid *g, const double x[2],
 	j1 = j1 >= g->ny ? g->ny - 1 : j1;
 	for (int j = j0; j <= j1; j++)
 		for (int i = i0; i <= i1; i++) {
-			double ph = ph_at(g, (size_t)j * g->nx + i), c[3], dx, dy;
+			double ph = g->ph[(size_t)j * g->nx + i], c[3], dx, dy;
 			double d, dd, m;
 
 			if (ph == 0)
