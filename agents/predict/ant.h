@@ -25,6 +25,8 @@ struct ant_grid {
 	uint8_t *nb;  /* valid 4-neighbours: bit 0 +x, 1 -x, 2 +y, 3 -y;
 			 bit 7: links known (found when first needed) */
 	uint8_t *deg; /* |N(cell)|, the number of valid neighbours */
+	int *to;      /* 4 per cell, once its links are known: the +x, -x,
+			 +y, -y neighbour, or nx * ny (a sink) if not valid */
 	struct predict_map_view map; /* a copy; los NULL: no blocking */
 	uint8_t *on;  /* == mark: the cell is in the active list */
 	uint8_t mark; /* 1 or 2, alternating each frame (0 before any) */

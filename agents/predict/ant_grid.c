@@ -29,9 +29,10 @@ static void centre(const struct ant_grid *g, int i, int j, double p[3])
 
 /* The valid neighbours of cell c, found on first use: the grid's
  * neighbours whose centre is in sight of c's when walls block. */
-static void links(struct ant_grid *g, int c)
+__attribute__((noinline)) static void links(struct ant_grid *g, int c)
 {
-	int i = c % g->nx, j = c / g->nx;
+	int i = c % g->nx, j = c / g->nx, sink = g->nx * g->ny;
+	int *to = g->to + 4 * (size_t)c;
 	double a[3], b[3];
 
 	if (g->nb[c] & NB_KNOWN)
@@ -41,6 +42,7 @@ static void links(struct ant_grid *g, int c)
 	for (int d = 0; d < 4; d++) {
 		int ni = i + DX[d], nj = j + DY[d];
 
+		to[d] = sink;
 		if (ni < 0 || nj < 0 || ni >= g->nx || nj >= g->ny)
 			continue;
 		centre(g, ni, nj, b);
@@ -48,6 +50,7 @@ static void links(struct ant_grid *g, int c)
 			continue;
 		g->nb[c] |= (uint8_t)(1u << d);
 		g->deg[c]++;
+		to[d] = nj * g->nx + ni;
 	}
 }
 
@@ -74,11 +77,12 @@ int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
 	n.nxt = calloc(cells + 1, sizeof(double));
 	n.nb = calloc(cells, 1);
 	n.deg = calloc(cells, 1);
+	n.to = malloc(4 * cells * sizeof(int));
 	n.on = calloc(cells + 1, 1);
 	n.act = malloc((cells + 1) * sizeof(int));
 	n.act2 = malloc((cells + 1) * sizeof(int));
 	n.snap = malloc(cells * sizeof(double));
-	if (!n.ph || !n.nxt || !n.nb || !n.deg || !n.on || !n.act || !n.act2 ||
+	if (!n.ph || !n.nxt || !n.nb || !n.deg || !n.to || !n.on || !n.act || !n.act2 ||
 	    !n.snap) {
 		ant_grid_free(&n);
 		return -ENOMEM;
@@ -97,6 +101,7 @@ void ant_grid_free(struct ant_grid *g)
 	free(g->nxt);
 	free(g->nb);
 	free(g->deg);
+	free(g->to);
 	free(g->on);
 	free(g->act);
 	free(g->act2);
@@ -129,8 +134,8 @@ static void bounds_of(double ph_max, double floor_v, struct bounds *b)
 	b->fl = floor_v > DBL_TRUE_MIN ? floor_v : DBL_TRUE_MIN;
 }
 
-/* v capped and dropped, without a branch on v. */
-static inline double capped(double v, const struct bounds *b)
+/* v capped and dropped, without a branch on v; *kept = v != 0 after. */
+static inline double capped(double v, const struct bounds *b, uint8_t *kept)
 {
 	uint64_t bits, keep;
 
@@ -140,6 +145,7 @@ static inline double capped(double v, const struct bounds *b)
 	memcpy(&bits, &v, sizeof(bits));
 	bits &= -keep;
 	memcpy(&v, &bits, sizeof(bits));
+	*kept = (uint8_t)keep;
 	return v;
 }
 
@@ -153,23 +159,13 @@ double ant_grid_get(const struct ant_grid *g, int i, int j)
  * branch: list[m] is written always and kept only when c is new (the
  * lists have room for one more than every cell). */
 static inline size_t put(double *nxt, uint8_t *on, int *list, size_t m,
-			 uint8_t mark, int c, double v)
+			 uint8_t mark, ptrdiff_t c, double v)
 {
-	list[m] = c;
+	list[m] = (int)c;
 	m += on[c] != mark;
 	on[c] = mark;
 	nxt[c] += v;
 	return m;
-}
-
-/* Neighbour c + d when bit of nb is set, else the sink (a slot past the
- * last cell that is always marked listed and never read), without a
- * branch. */
-static inline int to(unsigned nb, unsigned bit, int c, int d, int sink)
-{
-	int m = -(int)((nb & bit) != 0);
-
-	return sink + ((c + d - sink) & m);
 }
 
 /* The grid's arrays while ant_grid_spread builds a frame, in locals: the
@@ -180,46 +176,18 @@ struct spread {
 	int *list;
 	double *ph, *nxt;
 	uint8_t *on;
-	int nx, sink;
 	uint8_t mark;
 	double eps, keep, give;
 };
 
-/* Cell c of the list, not one with four neighbours: its links found if
- * not yet known, then c keeps keep v and gives share = give v / |N(c)|
- * to each valid neighbour (a cell without neighbours keeps eps v). */
-static size_t spread_edge(struct ant_grid *g, const struct spread *s,
-			  size_t m, int c, double v)
-{
-	unsigned nb, deg;
-	double share;
-	int sink = s->sink;
-
-	if (!(g->nb[c] & NB_KNOWN))
-		links(g, c);
-	nb = g->nb[c];
-	deg = g->deg[c];
-	if (deg == 0)
-		return put(s->nxt, s->on, s->list, m, s->mark, c, s->eps * v);
-	share = s->give * v / deg;
-	m = put(s->nxt, s->on, s->list, m, s->mark, c, s->keep * v);
-	m = put(s->nxt, s->on, s->list, m, s->mark, to(nb, 1, c, 1, sink),
-		share);
-	m = put(s->nxt, s->on, s->list, m, s->mark, to(nb, 2, c, -1, sink),
-		share);
-	m = put(s->nxt, s->on, s->list, m, s->mark, to(nb, 4, c, s->nx, sink),
-		share);
-	return put(s->nxt, s->on, s->list, m, s->mark,
-		   to(nb, 8, c, -s->nx, sink), share);
-}
-
-#define NB_ALL (NB_KNOWN | 15u)
+/* |N(c)| as a double, for the division of the share. */
+static const double DEG[5] = {1, 1, 2, 3, 4};
 
 /* Eq. 6 over the list into nxt: each listed cell keeps keep v and gives
- * share = give v / |N(c)| to each valid neighbour, in the order +x, -x,
- * +y, -y; the cells reached are listed in s->list in the order first
- * reached. Returns their number. A cell with four neighbours (most)
- * takes the short way. */
+ * share = give v / |N(c)| to each of its 4 neighbours in the order +x,
+ * -x, +y, -y (the share of one not valid goes to the sink); a cell
+ * without neighbours keeps eps v. The cells reached are listed in
+ * s->list in the order first reached. Returns their number. */
 static size_t spread_list(struct ant_grid *g, const struct spread *s,
 			  size_t n)
 {
@@ -227,27 +195,32 @@ static size_t spread_list(struct ant_grid *g, const struct spread *s,
 	int *list = s->list;
 	double *ph = s->ph, *nxt = s->nxt;
 	uint8_t *on = s->on;
-	const uint8_t *nbs = g->nb;
+	const uint8_t *nbs = g->nb, *degs = g->deg;
+	const int *tos = g->to;
 	double keep = s->keep, give = s->give;
 	size_t m = 0;
-	int nx = s->nx;
 	uint8_t mark = s->mark;
 
 	for (size_t a = 0; a < n; a++) {
-		int c = act[a];
+		ptrdiff_t c = act[a];
 		double v = ph[c], share;
+		const int *to = tos + 4 * c;
+		unsigned deg;
 
 		ph[c] = 0;
-		if (nbs[c] != NB_ALL) {
-			m = spread_edge(g, s, m, c, v);
+		if (!(nbs[c] & NB_KNOWN))
+			links(g, (int)c);
+		deg = degs[c];
+		if (deg == 0) {
+			m = put(nxt, on, list, m, mark, c, s->eps * v);
 			continue;
 		}
-		share = give * v / 4;
+		share = give * v / DEG[deg];
 		m = put(nxt, on, list, m, mark, c, keep * v);
-		m = put(nxt, on, list, m, mark, c + 1, share);
-		m = put(nxt, on, list, m, mark, c - 1, share);
-		m = put(nxt, on, list, m, mark, c + nx, share);
-		m = put(nxt, on, list, m, mark, c - nx, share);
+		m = put(nxt, on, list, m, mark, to[0], share);
+		m = put(nxt, on, list, m, mark, to[1], share);
+		m = put(nxt, on, list, m, mark, to[2], share);
+		m = put(nxt, on, list, m, mark, to[3], share);
 	}
 	return m;
 }
@@ -267,13 +240,11 @@ void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 	s.ph = g->ph;
 	s.nxt = g->nxt;
 	s.on = g->on;
-	s.nx = g->nx;
-	s.sink = g->nx * g->ny;
 	s.mark = g->mark;
 	s.eps = eps;
 	s.keep = eps * (1.0 - gamma);
 	s.give = eps * gamma;
-	s.on[s.sink] = s.mark;
+	s.on[g->nx * g->ny] = s.mark;
 	g->n_act = spread_list(g, &s, g->n_act);
 	/* ph is all zero again (but for the sink): swap it with nxt */
 	g->ph = g->nxt;
@@ -317,8 +288,8 @@ void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
 	 * masked to 0 */
 	for (size_t a = 0; a < n; a++) {
 		int c = act[a];
-		double v = capped(ph[c], &b);
-		uint8_t keep = v != 0;
+		uint8_t keep;
+		double v = capped(ph[c], &b, &keep);
 
 		ph[c] = v;
 		on[c] &= (uint8_t)-keep;
