@@ -28,8 +28,9 @@ struct ant_grid {
 	int *to;      /* 4 per cell, once its links are known: the +x, -x,
 			 +y, -y neighbour, or nx * ny (a sink) if not valid */
 	struct predict_map_view map; /* a copy; los NULL: no blocking */
-	uint8_t *on;  /* == mark: the cell is in the active list */
-	uint8_t mark; /* 1 or 2, alternating each frame (0 before any) */
+	uint8_t *on;  /* == mark: the cell is in the active list; < mark:
+			 not */
+	uint8_t mark; /* 1 to 255, one more each frame (0 before any) */
 	int *act, *act2;
 	size_t n_act;
 	/* ant_grid_frame: this frame's queued deposits and the last frame's

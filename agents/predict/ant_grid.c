@@ -155,14 +155,14 @@ double ant_grid_get(const struct ant_grid *g, int i, int j)
 }
 
 /* Add v to nxt[c], listing c at list[m] the first time this frame
- * (on[c] == mark once listed); returns the new length. Without a
+ * (on[c] == mark once listed, < mark before); returns the new length. Without a
  * branch: list[m] is written always and kept only when c is new (the
  * lists have room for one more than every cell). */
 static inline size_t put(double *nxt, uint8_t *on, int *list, size_t m,
 			 uint8_t mark, ptrdiff_t c, double v)
 {
 	list[m] = (int)c;
-	m += on[c] != mark;
+	m += on[c] < mark;
 	on[c] = mark;
 	nxt[c] += v;
 	return m;
@@ -231,9 +231,13 @@ void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 	double *ph = g->ph;
 	int *act = g->act;
 
-	/* on[c] == mark: c is in the list being built; the listed cells of
-	 * the previous frame hold the other mark (1, 2), unlisted ones 0 */
-	g->mark = g->mark == 1 ? 2 : 1;
+	/* on[c] == mark: c is in the list being built; every other cell
+	 * holds less (the listed cells of the previous frame its mark, the
+	 * others an older one or 0); all to 0 when the mark wraps */
+	if (++g->mark == 0) {
+		memset(g->on, 0, (size_t)g->nx * g->ny);
+		g->mark = 1;
+	}
 	g->steady = 0;
 	s.act = g->act;
 	s.list = g->act2;
@@ -257,7 +261,7 @@ static void deposit_cell(struct ant_grid *g, int c, double amount)
 {
 	if (!g->mark)
 		g->mark = 1;
-	if (g->on[c] != g->mark) {
+	if (g->on[c] < g->mark) {
 		g->on[c] = g->mark;
 		g->act[g->n_act++] = c;
 	}
