@@ -180,6 +180,11 @@ struct spread {
 	double eps, keep, give;
 };
 
+/* How many cells of the list ahead spread_list fetches a cell's
+ * neighbours and value into the cache (the list is known, the addresses
+ * are scattered). */
+#define AHEAD 8
+
 /* |N(c)| as a double, for the division of the share. */
 static const double DEG[5] = {1, 1, 2, 3, 4};
 
@@ -207,6 +212,12 @@ static size_t spread_list(struct ant_grid *g, const struct spread *s,
 		const int *to = tos + 4 * c;
 		unsigned deg;
 
+		if (a + AHEAD < n) {
+			ptrdiff_t f = act[a + AHEAD];
+
+			__builtin_prefetch(tos + 4 * f);
+			__builtin_prefetch(ph + f);
+		}
 		ph[c] = 0;
 		if (!(nbs[c] & NB_KNOWN))
 			links(g, (int)c);
