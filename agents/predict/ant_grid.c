@@ -82,8 +82,8 @@ int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
 	n.act = malloc((cells + 1) * sizeof(int));
 	n.act2 = malloc((cells + 1) * sizeof(int));
 	n.snap = malloc(cells * sizeof(double));
-	if (!n.ph || !n.nxt || !n.nb || !n.deg || !n.to || !n.on || !n.act || !n.act2 ||
-	    !n.snap) {
+	if (!n.ph || !n.nxt || !n.nb || !n.deg || !n.to || !n.on || !n.act ||
+	    !n.act2 || !n.snap) {
 		ant_grid_free(&n);
 		return -ENOMEM;
 	}
@@ -121,7 +121,7 @@ int ant_grid_cell(const struct ant_grid *g, double x, double y)
 }
 
 /* Eq. 6's cap at +-ph_max (ph_max <= 0: none) and drop of |v| < floor
- * to +0 (floor <= 0: of 0 only) as bounds, for settle_list. */
+ * to +0 (floor <= 0: of 0 only) as bounds, for ant_grid_settle. */
 struct bounds {
 	double lo, hi, fl;
 };
@@ -155,9 +155,9 @@ double ant_grid_get(const struct ant_grid *g, int i, int j)
 }
 
 /* Add v to nxt[c], listing c at list[m] the first time this frame
- * (on[c] == mark once listed, < mark before); returns the new length. Without a
- * branch: list[m] is written always and kept only when c is new (the
- * lists have room for one more than every cell). */
+ * (on[c] < mark before, == mark once listed); returns the new length.
+ * Without a branch: list[m] is written always and kept only when c is
+ * new (the lists have room for one more than every cell). */
 static inline size_t put(double *nxt, uint8_t *on, int *list, size_t m,
 			 uint8_t mark, ptrdiff_t c, double v)
 {
@@ -168,9 +168,10 @@ static inline size_t put(double *nxt, uint8_t *on, int *list, size_t m,
 	return m;
 }
 
-/* The grid's arrays while ant_grid_spread builds a frame, in locals: the
- * byte stores to on would otherwise make the compiler reload them from g
- * after each one. */
+/* The frame ant_grid_spread builds: the list walked and the one built,
+ * the arrays, the mark and the factors of eq. 6. spread_list holds them
+ * in locals: the byte stores to on would otherwise make the compiler
+ * reload them from g after each one. */
 struct spread {
 	const int *act;
 	int *list;
@@ -193,8 +194,7 @@ static const double DEG[5] = {1, 1, 2, 3, 4};
  * -x, +y, -y (the share of one not valid goes to the sink); a cell
  * without neighbours keeps eps v. The cells reached are listed in
  * s->list in the order first reached. Returns their number. */
-static size_t spread_list(struct ant_grid *g, const struct spread *s,
-			  size_t n)
+static size_t spread_list(struct ant_grid *g, const struct spread *s, size_t n)
 {
 	const int *act = s->act;
 	int *list = s->list;

@@ -58,9 +58,8 @@ static double time_run(const struct replay_set *set,
  * change in the machine's load falls on all of them alike); best[k] is
  * the least time of replay k, or -1. */
 #define RUNS 5
-static int time_all(const struct replay_set *set,
-		    const struct replay_world *w, struct replay_result *res,
-		    double best[4])
+static int time_all(const struct replay_set *set, const struct replay_world *w,
+		    struct replay_result *res, double best[4])
 {
 	static const struct {
 		const char *name, *kv;
