@@ -25,9 +25,12 @@ struct ant_grid {
 	uint8_t *nb;  /* valid 4-neighbours: bit 0 +x, 1 -x, 2 +y, 3 -y;
 			 bit 7: links known (found when first needed) */
 	uint8_t *deg; /* |N(cell)|, the number of valid neighbours */
+	int *to;      /* 4 per cell, once its links are known: the +x, -x,
+			 +y, -y neighbour, or nx * ny (a sink) if not valid */
 	struct predict_map_view map; /* a copy; los NULL: no blocking */
-	uint8_t *on;  /* == mark: the cell is in the active list */
-	uint8_t mark; /* 1 or 2, alternating each frame (0 before any) */
+	uint8_t *on;  /* == mark: the cell is in the active list; < mark:
+			 not */
+	uint8_t mark; /* 1 to 255, one more each frame (0 before any) */
 	int *act, *act2;
 	size_t n_act;
 	/* ant_grid_frame: this frame's queued deposits and the last frame's
@@ -39,11 +42,6 @@ struct ant_grid {
 	int steady; /* the last frame left every value and the list as it
 		       found them */
 	long run;   /* frames in a row with the same deposits */
-	/* ant_grid_frame's settle is pending: ph and the list hold the
-	 * values before the cap and the drop, applied where they are read
-	 * (ant_grid_get, ant_force, the next spread) */
-	int pend;
-	double pend_max, pend_floor;
 };
 
 struct ant_deposit {
@@ -81,8 +79,7 @@ double ant_grid_get(const struct ant_grid *g, int i, int j);
  * the parameters only: when the last frame left the grid exactly as it
  * found it (a converged pattern: static sources) and this frame's
  * deposits and parameters are the same, the frame would change nothing
- * and is skipped. Otherwise the settle is left pending and done where
- * the values are next read, which gives the same values. */
+ * and is skipped. */
 int ant_grid_queue(struct ant_grid *g, double x, double y, double amount);
 void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
 		    double ph_max, double floor);

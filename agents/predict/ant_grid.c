@@ -9,6 +9,7 @@
  * that hold pheromone are visited. Pure.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +29,10 @@ static void centre(const struct ant_grid *g, int i, int j, double p[3])
 
 /* The valid neighbours of cell c, found on first use: the grid's
  * neighbours whose centre is in sight of c's when walls block. */
-static void links(struct ant_grid *g, int c)
+__attribute__((noinline)) static void links(struct ant_grid *g, int c)
 {
-	int i = c % g->nx, j = c / g->nx;
+	int i = c % g->nx, j = c / g->nx, sink = g->nx * g->ny;
+	int *to = g->to + 4 * (size_t)c;
 	double a[3], b[3];
 
 	if (g->nb[c] & NB_KNOWN)
@@ -40,6 +42,7 @@ static void links(struct ant_grid *g, int c)
 	for (int d = 0; d < 4; d++) {
 		int ni = i + DX[d], nj = j + DY[d];
 
+		to[d] = sink;
 		if (ni < 0 || nj < 0 || ni >= g->nx || nj >= g->ny)
 			continue;
 		centre(g, ni, nj, b);
@@ -47,6 +50,7 @@ static void links(struct ant_grid *g, int c)
 			continue;
 		g->nb[c] |= (uint8_t)(1u << d);
 		g->deg[c]++;
+		to[d] = nj * g->nx + ni;
 	}
 }
 
@@ -73,12 +77,13 @@ int ant_grid_init(struct ant_grid *g, const double lo[2], const double hi[2],
 	n.nxt = calloc(cells + 1, sizeof(double));
 	n.nb = calloc(cells, 1);
 	n.deg = calloc(cells, 1);
+	n.to = malloc(4 * cells * sizeof(int));
 	n.on = calloc(cells + 1, 1);
 	n.act = malloc((cells + 1) * sizeof(int));
 	n.act2 = malloc((cells + 1) * sizeof(int));
 	n.snap = malloc(cells * sizeof(double));
-	if (!n.ph || !n.nxt || !n.nb || !n.deg || !n.on || !n.act || !n.act2 ||
-	    !n.snap) {
+	if (!n.ph || !n.nxt || !n.nb || !n.deg || !n.to || !n.on || !n.act ||
+	    !n.act2 || !n.snap) {
 		ant_grid_free(&n);
 		return -ENOMEM;
 	}
@@ -96,6 +101,7 @@ void ant_grid_free(struct ant_grid *g)
 	free(g->nxt);
 	free(g->nb);
 	free(g->deg);
+	free(g->to);
 	free(g->on);
 	free(g->act);
 	free(g->act2);
@@ -115,135 +121,158 @@ int ant_grid_cell(const struct ant_grid *g, double x, double y)
 }
 
 /* Eq. 6's cap at +-ph_max (ph_max <= 0: none) and drop of |v| < floor
- * to +0, without branches on v. */
-static inline double capped(double v, double ph_max, double floor_v)
-{
-	int cap = ph_max > 0, keep;
-	uint64_t bits;
+ * to +0 (floor <= 0: of 0 only) as bounds, for ant_grid_settle. */
+struct bounds {
+	double lo, hi, fl;
+};
 
-	v = cap && v > ph_max ? ph_max : v;
-	v = cap && v < -ph_max ? -ph_max : v;
-	keep = !(fabs(v) < floor_v) & !(v == 0);
+static void bounds_of(double ph_max, double floor_v, struct bounds *b)
+{
+	b->hi = ph_max > 0 ? ph_max : INFINITY;
+	b->lo = -b->hi;
+	/* |v| < DBL_TRUE_MIN, the least positive double, only for v == 0 */
+	b->fl = floor_v > DBL_TRUE_MIN ? floor_v : DBL_TRUE_MIN;
+}
+
+/* v capped and dropped, without a branch on v; *kept = v != 0 after. */
+static inline double capped(double v, const struct bounds *b, uint8_t *kept)
+{
+	uint64_t bits, keep;
+
+	v = v > b->hi ? b->hi : v;
+	v = v < b->lo ? b->lo : v;
+	keep = !(fabs(v) < b->fl);
 	memcpy(&bits, &v, sizeof(bits));
-	bits &= -(uint64_t)keep;
+	bits &= -keep;
 	memcpy(&v, &bits, sizeof(bits));
+	*kept = (uint8_t)keep;
 	return v;
-}
-
-/* A value of ph as read: settled when the settle is pending. */
-static inline double ph_at(const struct ant_grid *g, size_t c)
-{
-	return g->pend ? capped(g->ph[c], g->pend_max, g->pend_floor)
-		       : g->ph[c];
-}
-
-static void settle_list(struct ant_grid *g, double ph_max, double floor_v);
-
-/* Apply a pending settle now. */
-static void flush(struct ant_grid *g)
-{
-	if (g->pend) {
-		g->pend = 0;
-		settle_list(g, g->pend_max, g->pend_floor);
-	}
 }
 
 double ant_grid_get(const struct ant_grid *g, int i, int j)
 {
-	return ph_at(g, (size_t)j * g->nx + i);
+	return g->ph[(size_t)j * g->nx + i];
 }
 
-/* The frame being built by ant_grid_spread, in locals: nxt receives,
- * list collects the cells reached (on[c] == mark once listed). */
-struct spread_to {
-	double *nxt;
-	uint8_t *on;
+/* Add v to nxt[c], listing c at list[m] the first time this frame
+ * (on[c] < mark before, == mark once listed); returns the new length.
+ * Without a branch: list[m] is written always and kept only when c is
+ * new (the lists have room for one more than every cell). */
+static inline size_t put(double *nxt, uint8_t *on, int *list, size_t m,
+			 uint8_t mark, ptrdiff_t c, double v)
+{
+	list[m] = (int)c;
+	m += on[c] < mark;
+	on[c] = mark;
+	nxt[c] += v;
+	return m;
+}
+
+/* The frame ant_grid_spread builds: the list walked and the one built,
+ * the arrays, the mark and the factors of eq. 6. spread_list holds them
+ * in locals: the byte stores to on would otherwise make the compiler
+ * reload them from g after each one. */
+struct spread {
+	const int *act;
 	int *list;
-	size_t n;
+	double *ph, *nxt;
+	uint8_t *on;
 	uint8_t mark;
+	double eps, keep, give;
 };
 
-/* Add v to nxt[c], listing c the first time this frame. Without a
- * branch: list[n] is written always and kept only when c is new (the
- * lists have room for one more than every cell). */
-static inline void put(struct spread_to *o, int c, double v)
-{
-	o->list[o->n] = c;
-	o->n += o->on[c] != o->mark;
-	o->on[c] = o->mark;
-	o->nxt[c] += v;
-}
+/* How many cells of the list ahead spread_list fetches a cell's
+ * neighbours and value into the cache (the list is known, the addresses
+ * are scattered). */
+#define AHEAD 8
 
-/* Cell c's dissemination of v: keep to itself, share = give v / |N(c)|
- * to each valid neighbour, in the order +x, -x, +y, -y. Without a
- * branch: an invalid neighbour's share goes to the sink, a slot past the
- * last cell that is always marked listed and never read. */
-static inline void spread_cell(struct spread_to *o, int c, unsigned nb,
-			       unsigned deg, int nx, int sink, double v,
-			       double keep, double give)
-{
-	double share = give * v / deg;
+/* |N(c)| as a double, for the division of the share. */
+static const double DEG[5] = {1, 1, 2, 3, 4};
 
-	put(o, c, keep * v);
-	put(o, nb & 1u ? c + 1 : sink, share);
-	put(o, nb & 2u ? c - 1 : sink, share);
-	put(o, nb & 4u ? c + nx : sink, share);
-	put(o, nb & 8u ? c - nx : sink, share);
+/* Eq. 6 over the list into nxt: each listed cell keeps keep v and gives
+ * share = give v / |N(c)| to each of its 4 neighbours in the order +x,
+ * -x, +y, -y (the share of one not valid goes to the sink); a cell
+ * without neighbours keeps eps v. The cells reached are listed in
+ * s->list in the order first reached. Returns their number. */
+static size_t spread_list(struct ant_grid *g, const struct spread *s, size_t n)
+{
+	const int *act = s->act;
+	int *list = s->list;
+	double *ph = s->ph, *nxt = s->nxt;
+	uint8_t *on = s->on;
+	const uint8_t *nbs = g->nb, *degs = g->deg;
+	const int *tos = g->to;
+	double keep = s->keep, give = s->give;
+	size_t m = 0;
+	uint8_t mark = s->mark;
+
+	for (size_t a = 0; a < n; a++) {
+		ptrdiff_t c = act[a];
+		double v = ph[c], share;
+		const int *to = tos + 4 * c;
+		unsigned deg;
+
+		if (a + AHEAD < n) {
+			ptrdiff_t f = act[a + AHEAD];
+
+			__builtin_prefetch(tos + 4 * f);
+			__builtin_prefetch(ph + f);
+		}
+		ph[c] = 0;
+		if (!(nbs[c] & NB_KNOWN))
+			links(g, (int)c);
+		deg = degs[c];
+		if (deg == 0) {
+			m = put(nxt, on, list, m, mark, c, s->eps * v);
+			continue;
+		}
+		share = give * v / DEG[deg];
+		m = put(nxt, on, list, m, mark, c, keep * v);
+		m = put(nxt, on, list, m, mark, to[0], share);
+		m = put(nxt, on, list, m, mark, to[1], share);
+		m = put(nxt, on, list, m, mark, to[2], share);
+		m = put(nxt, on, list, m, mark, to[3], share);
+	}
+	return m;
 }
 
 void ant_grid_spread(struct ant_grid *g, double eps, double gamma)
 {
-	struct spread_to o;
-	double keep = eps * (1.0 - gamma), give = eps * gamma;
+	struct spread s;
 	double *ph = g->ph;
-	const int *act = g->act;
-	size_t n = g->n_act;
-	int nx = g->nx, sink = g->nx * g->ny, pend = g->pend;
-	double pm = g->pend_max, pf = g->pend_floor;
+	int *act = g->act;
 
-	/* on[c] == mark: c is in the list being built; the listed cells of
-	 * the previous frame hold the other mark (1, 2), unlisted ones 0 */
-	g->mark = g->mark == 1 ? 2 : 1;
-	g->steady = 0;
-	g->pend = 0;
-	o.nxt = g->nxt;
-	o.on = g->on;
-	o.list = g->act2;
-	o.n = 0;
-	o.mark = g->mark;
-	o.on[sink] = o.mark;
-	for (size_t a = 0; a < n; a++) {
-		int c = act[a];
-		double v = ph[c];
-
-		ph[c] = 0;
-		if (pend && (v = capped(v, pm, pf)) == 0) {
-			/* dropped by the pending settle: unlisted, unless
-			 * already reached this frame */
-			o.on[c] = o.on[c] == o.mark ? o.mark : 0;
-			continue;
-		}
-		if (!(g->nb[c] & NB_KNOWN))
-			links(g, c);
-		if (g->deg[c] == 0)
-			put(&o, c, eps * v);
-		else
-			spread_cell(&o, c, g->nb[c], g->deg[c], nx, sink, v,
-				    keep, give);
+	/* on[c] == mark: c is in the list being built; every other cell
+	 * holds less (the listed cells of the previous frame its mark, the
+	 * others an older one or 0); all to 0 when the mark wraps */
+	if (++g->mark == 0) {
+		memset(g->on, 0, (size_t)g->nx * g->ny);
+		g->mark = 1;
 	}
+	g->steady = 0;
+	s.act = g->act;
+	s.list = g->act2;
+	s.ph = g->ph;
+	s.nxt = g->nxt;
+	s.on = g->on;
+	s.mark = g->mark;
+	s.eps = eps;
+	s.keep = eps * (1.0 - gamma);
+	s.give = eps * gamma;
+	s.on[g->nx * g->ny] = s.mark;
+	g->n_act = spread_list(g, &s, g->n_act);
 	/* ph is all zero again (but for the sink): swap it with nxt */
-	g->ph = o.nxt;
+	g->ph = g->nxt;
 	g->nxt = ph;
-	g->act2 = g->act;
-	g->act = o.list;
-	g->n_act = o.n;
+	g->act = g->act2;
+	g->act2 = act;
 }
 
 static void deposit_cell(struct ant_grid *g, int c, double amount)
 {
 	if (!g->mark)
 		g->mark = 1;
-	if (g->on[c] != g->mark) {
+	if (g->on[c] < g->mark) {
 		g->on[c] = g->mark;
 		g->act[g->n_act++] = c;
 	}
@@ -257,37 +286,32 @@ void ant_grid_deposit(struct ant_grid *g, double x, double y, double amount)
 	if (c < 0 || amount == 0)
 		return;
 	g->steady = 0;
-	flush(g);
 	deposit_cell(g, c, amount);
 }
 
-static void settle_list(struct ant_grid *g, double ph_max, double floor_v)
+void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
 {
 	double *ph = g->ph;
 	uint8_t *on = g->on;
 	int *act = g->act;
 	size_t m = 0, n = g->n_act;
+	struct bounds b;
 
+	bounds_of(ph_max, floor_v, &b);
+	g->steady = 0;
 	/* a dropped cell is written over by the next kept one, its mark is
 	 * masked to 0 */
 	for (size_t a = 0; a < n; a++) {
 		int c = act[a];
-		double v = capped(ph[c], ph_max, floor_v);
-		int keep = v != 0;
+		uint8_t keep;
+		double v = capped(ph[c], &b, &keep);
 
 		ph[c] = v;
 		on[c] &= (uint8_t)-keep;
 		act[m] = c;
-		m += (size_t)keep;
+		m += keep;
 	}
 	g->n_act = m;
-}
-
-void ant_grid_settle(struct ant_grid *g, double ph_max, double floor_v)
-{
-	g->steady = 0;
-	flush(g);
-	settle_list(g, ph_max, floor_v);
 }
 
 int ant_grid_queue(struct ant_grid *g, double x, double y, double amount)
@@ -369,9 +393,8 @@ void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
 	check = same && worth_checking(g, eps);
 	/* only a frame with the last frame's deposits can reach the fixed
 	 * point the next frame skips on: then (late enough in the run) the
-	 * list is settled and saved before, and settled after, to compare */
+	 * list is saved before, to compare with the list after */
 	if (check) {
-		flush(g);
 		n0 = g->n_act;
 		for (size_t a = 0; a < n0; a++)
 			g->snap[a] = g->ph[g->act[a]];
@@ -381,14 +404,9 @@ void ant_grid_frame(struct ant_grid *g, double eps, double gamma,
 	ant_grid_spread(g, eps, gamma);
 	for (size_t i = 0; i < g->n_q; i++)
 		deposit_cell(g, g->q[i].cell, g->q[i].amount);
-	if (check) {
-		ant_grid_settle(g, ph_max, floor_v);
+	ant_grid_settle(g, ph_max, floor_v);
+	if (check)
 		g->steady = unchanged(g, n0);
-	} else {
-		g->pend = 1;
-		g->pend_max = ph_max;
-		g->pend_floor = floor_v;
-	}
 	memcpy(g->last_par, par, sizeof(par));
 	t = g->last;
 	g->last = g->q;
@@ -430,7 +448,7 @@ void ant_force(const struct ant_grid *g, const double x[2],
 	j1 = j1 >= g->ny ? g->ny - 1 : j1;
 	for (int j = j0; j <= j1; j++)
 		for (int i = i0; i <= i1; i++) {
-			double ph = ph_at(g, (size_t)j * g->nx + i), c[3], dx, dy;
+			double ph = g->ph[(size_t)j * g->nx + i], c[3], dx, dy;
 			double d, dd, m;
 
 			if (ph == 0)

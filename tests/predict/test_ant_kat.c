@@ -9,7 +9,9 @@
  * libm may change the trace itself and so the hashes. Also: one call of
  * ant_grid_frame equals spread, deposits and settle bit for bit, through
  * a converged pattern (where frames are skipped) and after a source
- * changes, and a grid-level known answer hashing every cell's bytes.
+ * changes, and grid-level known answers hashing every cell's bytes (an
+ * open grid, and one with a wall, cells without neighbours and the
+ * cap and drop switched off and on).
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -179,6 +181,85 @@ Test(ant_kat, grid_bytes_known_answer)
 		     (unsigned long long)a);
 	cr_expect_eq(b, GRID_KAT, "ant_grid_frame: %016llx",
 		     (unsigned long long)b);
+}
+
+/* A wall for grid_walls: the block x in [600, 800), y in [0, 900). Two
+ * points see each other unless one is in it or the segment between them
+ * crosses x = 700 below y = 900. */
+static int in_block(const double p[3])
+{
+	return p[0] >= 600 && p[0] < 800 && p[1] < 900;
+}
+
+static int los_block(const void *w, const double a[3], const double b[3])
+{
+	double t, y;
+
+	(void)w;
+	if (in_block(a) || in_block(b))
+		return 0;
+	if ((a[0] < 700) == (b[0] < 700))
+		return 1;
+	t = (700 - a[0]) / (b[0] - a[0]);
+	y = a[1] + t * (b[1] - a[1]);
+	return y >= 900;
+}
+
+/* grid_scenario's sources through ant_grid_frame on a grid with the
+ * block of los_block (links cut, cells inside without neighbours, one
+ * source inside), 600 frames (past the wrap of the listing mark), and
+ * 0 and 1e-3 cap and drop in turns of 100 frames; the hash covers every
+ * cell after every frame. */
+static uint64_t grid_walls(void)
+{
+	const double lo[2] = {0, 0}, hi[2] = {1500, 1500};
+	struct predict_map_view m;
+	struct ant_grid g;
+	uint64_t h = 1469598103934665603ull, r = 777;
+	double mx[2] = {500, 1000}, my[2] = {700, 1100};
+
+	memset(&m, 0, sizeof(m));
+	m.los = los_block;
+	if (ant_grid_init(&g, lo, hi, 50, &m, 1))
+		return 0;
+	for (int f = 0; f < 600; f++) {
+		double x[4] = {225, 725, mx[0], mx[1]};
+		double y[4] = {325, 425, my[0], my[1]};
+		double amt[4] = {36, 20, -30, 40};
+		int free_run = (f / 100) % 2;
+
+		for (int s = 0; s < 4; s++)
+			ant_grid_queue(&g, x[s], y[s], amt[s]);
+		ant_grid_frame(&g, 0.5, 0.7, free_run ? 0 : 100,
+			       free_run ? 0 : 0.1);
+		for (int c = 0; c < g.nx * g.ny; c++) {
+			double v = ant_grid_get(&g, c % g.nx, c / g.nx);
+			const unsigned char *b = (const void *)&v;
+
+			for (size_t i = 0; i < sizeof(double); i++) {
+				h ^= b[i];
+				h *= 1099511628211ull;
+			}
+		}
+		for (int s = 0; s < 2; s++) {
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			mx[s] += (double)((r >> 33) % 61) - 30;
+			my[s] += (double)((r >> 13) % 61) - 30;
+		}
+	}
+	ant_grid_free(&g);
+	return h;
+}
+
+/* Known answer of grid_walls from the implementation of commit 1d075d1
+ * (the spread with the settle pending, the mark alternating 1, 2). */
+#define WALLS_KAT 0x49d6820895fc4dc0ull
+
+Test(ant_kat, grid_walls_known_answer)
+{
+	uint64_t h = grid_walls();
+
+	cr_expect_eq(h, WALLS_KAT, "walls: %016llx", (unsigned long long)h);
 }
 
 /* Two sources on an open 12 x 10 grid (no walls), Quake's eps, gamma
