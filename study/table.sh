@@ -209,11 +209,11 @@ lc-acc | lc-sbc | lc-rtt-acc | lc-rtt-sbc)
 			lo = $9 + 0 > 0; hi = $10 + 0 > 0
 			if (hi && !lo) print $1, $2, $3, $4, $7, $8, "(high)"
 			else if (lo && !hi) print $1, $2, $3, $4, $5, $6, "(low)"
-			else print $1, $2, $3, $4, $7, $8, "(high;low:" $5 ")"
+			else print $1, $2, $3, $4, $7, $8, sprintf("(high;~low~%.2f)", $5)
 		}' | case $table in
 		lc-rtt-*) pred_by rtt j10l0 "$digits" "0 50 100 200 300" ;;
 		*) pred_by loss rtt100j10 "$digits" "0 1 5 10 1b 5b 10b" ;;
-		esac | sed 's/^| predictor |/| mode |/'
+		esac | sed 's/^| predictor |/| mode |/; s/~/ /g'
 	;;
 *)
 	die "unknown table '$table' (see the header)"

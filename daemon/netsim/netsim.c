@@ -65,6 +65,11 @@ static int arm_link(struct sim *s, unsigned idx, int64_t next, int force)
 {
 	if (next == INT64_MAX || (!force && next >= s->link_armed[idx]))
 		return 0;
+	/* a packet whose time_to_send has passed (a jitter draw below
+	 * -delay) leaves now, as from the kernel's tfifo: never earlier
+	 * than it was sent */
+	if (next < s->now)
+		next = s->now;
 	s->link_gen[idx]++;
 	s->link_armed[idx] = next;
 	return sim_queue_push(&s->q, next, EV_LINK, idx, s->link_gen[idx]);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,4 +171,24 @@ uint64_t fx_csv_sum(const char *path, const char *col, const char *filter,
 	}
 	free(text);
 	return sum;
+}
+
+double fx_csv_min(const char *path, const char *col)
+{
+	char *text = fx_slurp(path, NULL), *save = NULL, v[256];
+	double min = INFINITY;
+	char *line;
+	int c;
+
+	cr_assert_not_null(text, "cannot read %s", path);
+	line = strtok_r(text, "\n", &save);
+	cr_assert_not_null(line, "%s is empty", path);
+	c = col_index(line, col);
+	cr_assert_geq(c, 0, "%s has no column %s", path, col);
+	while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
+		field(line, c, v, sizeof(v));
+		min = fmin(min, strtod(v, NULL));
+	}
+	free(text);
+	return min;
 }

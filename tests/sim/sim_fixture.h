@@ -33,4 +33,7 @@ char *fx_slurp(const char *path, size_t *len);
 uint64_t fx_csv_sum(const char *path, const char *col, const char *filter,
 		    const char *value);
 
+/* Smallest value of column col over the data rows of a CSV file. */
+double fx_csv_min(const char *path, const char *col);
+
 #endif

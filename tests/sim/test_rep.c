@@ -7,7 +7,9 @@
  * observers' (p2p and through a relay); a 10% loss is 10% within 5
  * binomial standard deviations; the duration stops hosts; a [schedule]
  * change applies; exec hosts are refused with the host named (other
- * roles and bad args are refused by the loader already).
+ * roles and bad args are refused by the loader already); a datagram
+ * whose jitter draw is below -delay arrives when it was sent, never
+ * before.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -396,5 +398,47 @@ Test(sim_rep, refusals_name_the_host)
 		     -EINVAL);
 	cr_assert_not_null(strstr(err, "[host o] args: '$' (expansion)"), "%s",
 			   err);
+	fx_rmdir(tmp);
+}
+
+/* delay 0ms 30ms: half the draws are negative, and netem sends such a
+ * packet at once (tfifo: its time to send has passed), so no update
+ * arrives before it was sent: recv_s >= send_s in every row of the
+ * observer's arrivals-obs.csv (--samples). */
+Test(sim_rep, no_arrival_before_send)
+{
+	const char *tmp = fx_tmpdir();
+	char base[4096], text[4200], d[PATH_MAX], f[PATH_MAX * 2], *csv, *line,
+		*save;
+	double send, recv, worst = INFINITY;
+	struct scenario *sc;
+	unsigned n = 0, lane, ent, seq;
+
+	p2p_text(base, sizeof(base), 5, "delay 0ms 30ms", NULL);
+	/* the observer records its arrivals */
+	line = strstr(base, "--linger 1 ");
+	cr_assert_not_null(line);
+	snprintf(text, sizeof(text), "%.*s--samples 5 %s", (int)(line - base),
+		 base, line);
+	sc = fx_load(tmp, "jit", text);
+	snprintf(d, sizeof(d), "%s/jit", tmp);
+	run(sc, 1, d, NULL);
+	snprintf(f, sizeof(f), "%s/arrivals-obs.csv", d);
+	csv = fx_slurp(f, NULL);
+	cr_assert_not_null(csv, "no %s", f);
+	save = NULL;
+	for (line = strtok_r(csv, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%u,%u,%u,%lf,%lf", &lane, &ent, &seq, &send,
+			   &recv) != 5)
+			continue; /* the header */
+		worst = fmin(worst, recv - send);
+		n++;
+	}
+	free(csv);
+	cr_assert_gt(n, 100, "too few arrivals (%u) for the check", n);
+	cr_assert_geq(worst, 0, "an update arrived %.3f s before it was sent",
+		      -worst);
+	scenario_free(sc);
 	fx_rmdir(tmp);
 }
