@@ -9,7 +9,8 @@ plays the same movement) are computed here from the repetitions' metrics
 files: per repetition, updates are the players' `sent` summed over
 entities and the error is the observers' err_mean weighted by frames;
 the change is 100 (x / base - 1), given as its mean over repetitions with
-a two-sided 95% Student t half-width.
+a two-sided 95% Student t half-width. The `lags` table gives it for the
+error of every lane against the first, at each point of the sweep.
 
 usage: papers_tables.py predictors RUN_DIR BASELINE
        papers_tables.py lagcomp RUN_DIR
@@ -167,6 +168,14 @@ def cmd_lags(sw):
     for p in preds:
         print(f'| {p} | ' + ' | '.join(pm(r[p], 'err_mean', '{:.1f}')
                                        for _, _, r in pts) + ' |')
+    base = preds[0]
+    reps = [per_rep(point_dir(sw, k)) for k, _, _ in pts]
+    print(f'\nerror against {base}, paired per repetition:\n')
+    print('| predictor | ' + ' | '.join(lags) + ' |')
+    print('|---' * (len(lags) + 1) + '|')
+    for p in preds[1:]:
+        print(f'| {p} | ' + ' | '.join(change(pr[p], pr[base], 1)
+                                       for pr in reps) + ' |')
     print('\nupdates/s per entity at 0 ms (threshold 32 u; the delay does '
           'not change what a sender sends):\n')
     print('| ' + ' | '.join(preds) + ' |')

@@ -10,7 +10,11 @@
 # file must print the same table byte for byte (same seeds, virtual
 # time). scenarios/papers/004-dhsm.ini cut to two thresholds, 30 s and
 # two repetitions must give a `tau` table with one row per threshold
-# whose DR rate is sweep.csv's.
+# whose DR rate is sweep.csv's. scenarios/papers/003-ekb.ini cut to
+# lags 0 and 300 ms, 12 s and three repetitions must give a `lags` table
+# whose paired change of ekb against tdm at 300 ms is the one
+# recomputed here from the observers' metrics files (frame-weighted
+# err_mean per repetition, 100 (ekb / tdm - 1), averaged).
 # usage: tables.sh BUILD_DIR   (exit 77 = skipped, reason printed)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../agents/lib.sh"
@@ -63,4 +67,27 @@ tables tau "$tmp/sw" 17.857142857 >"$tmp/t3" 2>"$tmp/err" ||
 want=$(awk -F, '$2 == "dr" && $3 == "89.286" { printf "%.3f", $8 }' "$tmp/sw/sweep.csv")
 grep -q "^| 5.0 | 89.286 | $want ± " "$tmp/t3" ||
 	fail "DR at tau 89.286 is not sweep.csv's $want: $(cat "$tmp/t3")"
+
+sed 's/^duration = 124s/duration = 16s/; s/^repetitions = 10/repetitions = 3/;
+	s/^link.delay = .*/link.delay = 0ms 300ms/' \
+	"$src/scenarios/papers/003-ekb.ini" >"$tmp/ekb.ini"
+grep -q '^link.delay = 0ms 300ms$' "$tmp/ekb.ini" ||
+	fail "could not shorten 003-ekb.ini (did its layout change?)"
+"$reckond" -q sweep -j 1 --no-plots -o "$tmp/ek" "$tmp/ekb.ini" \
+	>"$tmp/ek.out" 2>"$tmp/err" || fail "reckond sweep of 003 exited $?"
+tables lags "$tmp/ek" >"$tmp/t4" 2>"$tmp/err" ||
+	fail "papers_tables.py lags failed"
+paired=$(sed -n '/^error against tdm, paired/,/^updates/p' "$tmp/t4")
+[ "$(grep -c '^| [a-z]* | [-+]' <<<"$paired")" -eq 5 ] ||
+	fail "paired lags table has not one row per lane but tdm: $paired"
+m=$tmp/ek/points/p000001/rep-1/metrics-obs.csv
+[ -f "$m" ] || fail "no $m"
+cp=$(col "$m" predictor) cf=$(col "$m" frames) ce=$(col "$m" err_mean)
+want=$(for f in "$tmp"/ek/points/p000001/rep-*/metrics-obs.csv; do
+	awk -F, -v cp="$cp" -v cf="$cf" -v ce="$ce" 'FNR > 1 {
+		w[$cp] += $cf * $ce; n[$cp] += $cf }
+		END { print 100 * (w["ekb"] / n["ekb"] / (w["tdm"] / n["tdm"]) - 1) }' "$f"
+done | awk '{ s += $1 } END { printf "%+.1f", s / NR }')
+grep -q "^| ekb | [-+][0-9.]* ± [0-9.]* % | $want ± " <<<"$paired" ||
+	fail "ekb's paired change at 300 ms is not $want %: $(grep '^| ekb ' <<<"$paired")"
 pass "papers_tables.py: means as summarised, paired changes recomputed, deterministic"
