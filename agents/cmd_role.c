@@ -27,6 +27,7 @@ static int run_role(enum shell_role role, const char *name, int argc,
 	static struct shell_opts o;
 	int64_t entry = shell_now_ns();
 	char err[512], warn[256];
+	int fd[ROLE_MAX_LANES];
 	struct role_truth tr;
 	int rc;
 
@@ -48,21 +49,26 @@ static int run_role(enum shell_role role, const char *name, int argc,
 		o.start_ns = entry + 1000000000;
 		o.start_set = 1;
 	}
+	/* bound before the truth is built: what arrives meanwhile waits */
+	if (shell_bind(&o, fd))
+		return 1;
 	if (role == SHELL_RELAY)
-		return shell_run(&o, NULL);
+		return shell_run(&o, NULL, fd);
 	if (agent_truth_load(&o, &tr, err, sizeof(err))) {
 		fprintf(stderr, "reckon-agent: %s\n", err);
+		shell_close(fd);
 		return 1;
 	}
 	rc = agent_truth_bind(&o, &tr, err, sizeof(err), warn, sizeof(warn));
 	if (rc) {
 		fprintf(stderr, "reckon-agent: %s\n", err);
 		role_truth_free(&tr);
+		shell_close(fd);
 		return rc == -ENOENT ? 2 : 1;
 	}
 	if (warn[0])
 		fprintf(stderr, "reckon-agent %s: warning: %s\n", o.host, warn);
-	rc = shell_run(&o, &tr);
+	rc = shell_run(&o, &tr, fd);
 	role_truth_free(&tr);
 	return rc;
 }

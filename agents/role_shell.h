@@ -17,8 +17,20 @@
 /* CLOCK_MONOTONIC in ns. */
 int64_t shell_now_ns(void);
 
-/* Run the role until its end (or SIGINT/SIGTERM), then write metrics.
- * truth is NULL for the relay. Returns an exit status. */
-int shell_run(const struct shell_opts *o, const struct role_truth *truth);
+/* Open and bind the lanes' UDP sockets into fd[0..o->n_lanes) (the rest
+ * -1). Called before the truth is built, so that datagrams arriving while
+ * it is built (seconds on a loaded machine) wait in the socket buffers
+ * instead of meeting a closed port. Prints the reason and returns -errno
+ * on failure, with every socket it opened closed. */
+int shell_bind(const struct shell_opts *o, int fd[ROLE_MAX_LANES]);
+
+/* Close the sockets of shell_bind (a run that ends before shell_run). */
+void shell_close(const int fd[ROLE_MAX_LANES]);
+
+/* Run the role on the sockets of shell_bind (which it closes) until its
+ * end (or SIGINT/SIGTERM), then write metrics. truth is NULL for the
+ * relay. Returns an exit status. */
+int shell_run(const struct shell_opts *o, const struct role_truth *truth,
+	      const int fd[ROLE_MAX_LANES]);
 
 #endif

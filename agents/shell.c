@@ -2,7 +2,9 @@
  * shell.c: hosts one role state machine (agents/role/) on real UDP
  * sockets and libevent timers. One socket per lane: observers and the
  * relay bind port + lane, players send from an ephemeral port to
- * destination:port + lane. A timer wakes the machine at the common start
+ * destination:port + lane. The sockets are bound before the truth is
+ * built (shell_bind, from cmd_role.c), so datagrams that arrive while it
+ * is built wait in the socket buffers. A timer wakes the machine at the common start
  * t0 plus the relative time the machine asks for; received datagrams are
  * handed over with the receive time (the observer runs the frames due
  * before it first). At the end (truth played out, plus
@@ -307,31 +309,56 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-static int open_sockets(struct shell *sh)
+void shell_close(const int fd[ROLE_MAX_LANES])
 {
-	const struct shell_opts *o = sh->o;
+	for (size_t l = 0; l < ROLE_MAX_LANES; l++)
+		if (fd[l] >= 0)
+			close(fd[l]);
+}
 
+int shell_bind(const struct shell_opts *o, int fd[ROLE_MAX_LANES])
+{
+	int err = 0;
+
+	for (size_t l = 0; l < ROLE_MAX_LANES; l++)
+		fd[l] = -1;
 	for (size_t l = 0; l < o->n_lanes; l++) {
 		struct sockaddr_in a = {.sin_family = AF_INET,
 					.sin_addr = o->bind};
 		int rcvbuf = 1 << 20;
 
-		sh->fd[l] = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-		if (sh->fd[l] < 0)
-			return -errno;
-		setsockopt(sh->fd[l], SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+		fd[l] = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+		if (fd[l] < 0) {
+			err = -errno;
+			fprintf(stderr, "reckon-agent %s: socket: %s\n",
+				o->host, strerror(-err));
+			goto fail;
+		}
+		setsockopt(fd[l], SOL_SOCKET, SO_RCVBUF, &rcvbuf,
 			   sizeof(rcvbuf));
 		if (o->role != SHELL_PLAYER)
 			a.sin_port = htons((uint16_t)(o->port + l));
-		if (bind(sh->fd[l], (struct sockaddr *)&a, sizeof(a))) {
-			int err = -errno;
-
+		if (bind(fd[l], (struct sockaddr *)&a, sizeof(a))) {
+			err = -errno;
 			fprintf(stderr, "reckon-agent %s: bind port %u: %s\n",
 				o->host, ntohs(a.sin_port), strerror(-err));
-			return err;
+			goto fail;
 		}
-		if (o->role == SHELL_PLAYER)
-			continue;
+	}
+	return 0;
+fail:
+	shell_close(fd);
+	return err;
+}
+
+/* Watch the bound sockets of the lanes that receive. */
+static int watch_sockets(struct shell *sh)
+{
+	const struct shell_opts *o = sh->o;
+
+	if (o->role == SHELL_PLAYER)
+		return 0;
+	for (size_t l = 0; l < o->n_lanes; l++) {
 		sh->rx[l] = event_new(sh->base, sh->fd[l], EV_READ | EV_PERSIST,
 				      on_read, sh);
 		if (!sh->rx[l] || event_add(sh->rx[l], NULL))
@@ -394,7 +421,8 @@ static void teardown(struct shell *sh)
 		event_base_free(sh->base);
 }
 
-int shell_run(const struct shell_opts *o, const struct role_truth *truth)
+int shell_run(const struct shell_opts *o, const struct role_truth *truth,
+	      const int fd[ROLE_MAX_LANES])
 {
 	struct event_config *cfg;
 	struct shell *sh = calloc(1, sizeof(*sh));
@@ -402,12 +430,13 @@ int shell_run(const struct shell_opts *o, const struct role_truth *truth)
 
 	if (!sh) {
 		fprintf(stderr, "reckon-agent: out of memory\n");
+		shell_close(fd);
 		return 1;
 	}
 	sh->o = o;
 	sh->tr = truth;
 	for (size_t l = 0; l < ROLE_MAX_LANES; l++)
-		sh->fd[l] = -1;
+		sh->fd[l] = fd[l];
 	sh->t0 = o->start_set ? o->start_ns : shell_now_ns() + 1000000000;
 	cfg = event_config_new();
 	if (cfg) {
@@ -425,7 +454,7 @@ int shell_run(const struct shell_opts *o, const struct role_truth *truth)
 		free(sh);
 		return 1;
 	}
-	err = open_sockets(sh);
+	err = watch_sockets(sh);
 	sh->timer = evtimer_new(sh->base, on_timer, sh);
 	sh->sig[0] = evsignal_new(sh->base, SIGINT, on_signal, sh);
 	sh->sig[1] = evsignal_new(sh->base, SIGTERM, on_signal, sh);
