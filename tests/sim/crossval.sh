@@ -22,9 +22,10 @@
 #     queue limit (1000) is never near, and the observer lingers 1 s
 #     after the last frame, far beyond the 50 ms +- 10 ms of delay. (It
 #     would not hold with several senders on one link, rate limits,
-#     slots or late arrivals, whose outcome depends on real timing, nor
-#     when an observer's start-up outlasts the 4 s lead on a heavily
-#     loaded machine: the first updates then reach a port not yet bound.)
+#     slots or late arrivals, whose outcome depends on real timing. An
+#     observer binds its sockets before it builds the truth, so updates
+#     that arrive while a loaded machine builds it wait in the socket
+#     buffers rather than meeting a closed port.)
 #     Hence summary.csv's delivery (received / sent), with its interval,
 #     is equal too, digit for digit.
 #  3. the error figures agree PAIRWISE, per repetition, lane and
