@@ -123,6 +123,32 @@ Test(ant_kat, replay_bytes_known_answer)
 /* Five sources on an open 30 x 30 grid for 400 frames, Quake's eps,
  * gamma, cap and drop: two static, two moving (a fixed LCG), one that
  * switches on and off; the hash covers every cell after every frame. */
+/* FNV-1a over the bytes of every cell's value, continuing from h. */
+static uint64_t grid_hash(const struct ant_grid *g, uint64_t h)
+{
+	for (int c = 0; c < g->nx * g->ny; c++) {
+		double v = ant_grid_get(g, c % g->nx, c / g->nx);
+		const unsigned char *b = (const void *)&v;
+
+		for (size_t i = 0; i < sizeof(double); i++) {
+			h ^= b[i];
+			h *= 1099511628211ull;
+		}
+	}
+	return h;
+}
+
+/* Move the two moving sources by up to +-span cells (an LCG step). */
+static uint64_t move_sources(uint64_t r, double mx[2], double my[2], int span)
+{
+	for (int s = 0; s < 2; s++) {
+		r = r * 6364136223846793005ull + 1442695040888963407ull;
+		mx[s] += (double)((r >> 33) % (uint64_t)(2 * span + 1)) - span;
+		my[s] += (double)((r >> 13) % (uint64_t)(2 * span + 1)) - span;
+	}
+	return r;
+}
+
 static uint64_t grid_scenario(int use_frame)
 {
 	const double lo[2] = {0, 0}, hi[2] = {1500, 1500};
@@ -149,20 +175,8 @@ static uint64_t grid_scenario(int use_frame)
 			ant_grid_frame(&g, 0.5, 0.7, 100, 0.1);
 		else
 			ant_grid_settle(&g, 100, 0.1);
-		for (int c = 0; c < g.nx * g.ny; c++) {
-			double v = ant_grid_get(&g, c % g.nx, c / g.nx);
-			const unsigned char *b = (const void *)&v;
-
-			for (size_t i = 0; i < sizeof(double); i++) {
-				h ^= b[i];
-				h *= 1099511628211ull;
-			}
-		}
-		for (int s = 0; s < 2; s++) {
-			r = r * 6364136223846793005ull + 1442695040888963407ull;
-			mx[s] += (double)((r >> 33) % 41) - 20;
-			my[s] += (double)((r >> 13) % 41) - 20;
-		}
+		h = grid_hash(&g, h);
+		r = move_sources(r, mx, my, 20);
 	}
 	ant_grid_free(&g);
 	return h;
@@ -232,20 +246,8 @@ static uint64_t grid_walls(void)
 			ant_grid_queue(&g, x[s], y[s], amt[s]);
 		ant_grid_frame(&g, 0.5, 0.7, free_run ? 0 : 100,
 			       free_run ? 0 : 0.1);
-		for (int c = 0; c < g.nx * g.ny; c++) {
-			double v = ant_grid_get(&g, c % g.nx, c / g.nx);
-			const unsigned char *b = (const void *)&v;
-
-			for (size_t i = 0; i < sizeof(double); i++) {
-				h ^= b[i];
-				h *= 1099511628211ull;
-			}
-		}
-		for (int s = 0; s < 2; s++) {
-			r = r * 6364136223846793005ull + 1442695040888963407ull;
-			mx[s] += (double)((r >> 33) % 61) - 30;
-			my[s] += (double)((r >> 13) % 61) - 30;
-		}
+		h = grid_hash(&g, h);
+		r = move_sources(r, mx, my, 30);
 	}
 	ant_grid_free(&g);
 	return h;
