@@ -10,6 +10,8 @@
 #    of sweep.csv at that point, and every predictor listed beside it
 #    overlaps it (|m - m_best| <= h + h_best);
 #  - `lc-acc`: a row per lag-compensation mode, cells from sweep.csv;
+#  - the grids run in two shards and joined by study/merge.sh give the
+#    same sweep.csv files, byte for byte, and the same tables;
 #  - tables.sh prints every table, twice the same (seeded grids), and
 #    plots.sh draws the figures whose slice the grid has (gnuplot) and
 #    names the one it has not.
@@ -97,7 +99,22 @@ for m in none tlc clc alc; do
 done
 echo "lc-acc: 4 modes, cells equal to sweep.csv"
 
+# the same grids in two shards, merged by study/merge.sh: sweep.csv byte
+# for byte the unsharded one's, and the same tables
+for i in 0 1; do
+	for g in predictors predictors-burst lagcomp lagcomp-burst; do
+		"$reckond" -q sweep -j 2 --no-plots --shard $i/2 -o "$tmp/s$i/$g" "$tmp/$g.ini" \
+			>/dev/null 2>"$tmp/err" || fail "shard $i/2 of $g failed: $(cat "$tmp/err")"
+	done
+done
+"$src/study/merge.sh" -b "$build" "$tmp/merged" "$tmp/s0" "$tmp/s1" >/dev/null 2>"$tmp/err" ||
+	fail "merge.sh failed: $(cat "$tmp/err")"
+for g in predictors predictors-burst lagcomp lagcomp-burst; do
+	cmp -s "$out/$g/sweep.csv" "$tmp/merged/$g/sweep.csv" || fail "merged $g/sweep.csv differs"
+done
 "$src/study/tables.sh" "$out" >"$tmp/t1.md" || fail "tables.sh failed"
+cmp -s "$tmp/t1.md" "$tmp/merged/tables.md" || fail "the merged study prints other tables"
+echo "two shards merged: every sweep.csv and table the same"
 "$src/study/tables.sh" "$out" >"$tmp/t2.md"
 cmp -s "$tmp/t1.md" "$tmp/t2.md" || fail "tables.sh printed two different pages"
 [ "$(grep -c '^### ' "$tmp/t1.md")" -eq 11 ] || fail "tables.sh: want 11 tables"
