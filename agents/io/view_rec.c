@@ -76,7 +76,7 @@ static void on_arrival(void *arg, const struct role_arrival *a)
 
 	if (!r->arrivals.f)
 		return;
-	fprintf(r->arrivals.f, "%u,%u,%u,%.3f,%.6f,%.1f,%.1f,%s\n",
+	fprintf(r->arrivals.f, "%u,%u,%u,%.6f,%.6f,%.1f,%.1f,%s\n",
 		(unsigned)a->lane, (unsigned)a->entity, (unsigned)a->seq,
 		(double)a->send_ns * 1e-9, (double)a->recv_ns * 1e-9, a->pos[0],
 		a->pos[1], result_name(a->result));
