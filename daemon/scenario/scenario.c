@@ -123,6 +123,11 @@ static void section_keys(struct sc_loader *L, struct sc_section *s,
 		int line = sc_lines_key(&L->lines, s->name, key);
 		char err[256];
 
+		/* iniparser keeps a section [a:b] as a key b of [a] with no
+		 * value; the section's own check reports the ':' */
+		if (val == NULL)
+			continue;
+
 		if (s->type == SS_SCHEDULE) {
 			sc_schedule_key(L, s->name, key, line, val);
 			continue;
