@@ -406,6 +406,8 @@ int role_observer_quantiles(const struct role_observer *o, uint16_t lane,
 	for (e = 0; e < ne; e++) {
 		const struct errbuf *b = &o->err[e * o->n_lanes + lane];
 
+		if (b->n == 0)
+			continue; /* an entity never shown: b->v is NULL */
 		memcpy(c + n, b->v, b->n * sizeof(*c));
 		n += b->n;
 	}
