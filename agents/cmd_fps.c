@@ -7,7 +7,9 @@
  * (--start-ns or RECKON_START_NS, else one second after start) for
  * --duration seconds of game time. Clients play their entity of a bot
  * game generated in process (--map, --bots, --seed: every client makes
- * the same game). At the end the server writes lagcomp-HOST.csv and
+ * the same game), run as it is played, a second ahead of the clock, so
+ * that a crowd of clients does not spend its start-up lead generating
+ * whole games. At the end the server writes lagcomp-HOST.csv and
  * shots-HOST.csv into the run directory; a client prints its counters.
  * Both print their timer lateness and write timing-HOST.csv, from which
  * reckond marks the run degraded when a timer fired more than a tick
@@ -41,6 +43,8 @@ struct fps_host {
 	int64_t t0;
 	struct fps_server *srv;
 	struct fps_client *cl;
+	struct fps_game game;	 /* a client's bot world, run as played */
+	struct fps_track track; /* its entity's samples so far */
 	struct sockaddr_in peer[LC_MAX_PLAYERS];
 	uint8_t known[LC_MAX_PLAYERS];
 	uint64_t send_errors;
@@ -94,6 +98,20 @@ static int emit(void *arg, const struct role_dgram *d)
 		return ROLE_EMIT_FAILED;
 	}
 	return 0;
+}
+
+/* How far ahead of the clock a client runs its bot world. */
+#define GAME_AHEAD_NS 1000000000LL
+
+/* A client's track must cover the times its next call asks for: run the
+ * world GAME_AHEAD_NS past now (a tick of it, once it has caught up). */
+static int feed(struct fps_host *h, int64_t now)
+{
+	int64_t until = now < 0 ? GAME_AHEAD_NS : now + GAME_AHEAD_NS;
+
+	return h->cl ? fps_game_feed(&h->game, until, h->o->cl.entity,
+				     &h->track)
+		     : 0;
 }
 
 static void note_lateness(struct fps_host *h, int64_t now)
@@ -235,7 +253,9 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 		err = fps_server_advance(h->srv, now, emit, h);
 		next = fps_server_next(h->srv);
 	} else {
-		err = fps_client_advance(h->cl, now, emit, h);
+		err = feed(h, now);
+		if (!err)
+			err = fps_client_advance(h->cl, now, emit, h);
 		next = fps_client_next(h->cl);
 	}
 	if (err) {
@@ -271,8 +291,12 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
 				h->known[who] = 1;
 			}
 		} else {
-			err = fps_client_recv(h->cl, rel_now(h), h->buf,
-					      (size_t)n, emit, h);
+			int64_t now = rel_now(h);
+
+			err = feed(h, now);
+			if (!err)
+				err = fps_client_recv(h->cl, now, h->buf,
+						      (size_t)n, emit, h);
 		}
 		if (err) {
 			h->status = 1;
@@ -340,6 +364,8 @@ static void teardown(struct fps_host *h)
 		close(h->fd);
 	fps_server_free(h->srv);
 	fps_client_free(h->cl);
+	fps_game_close(&h->game);
+	fps_track_free(&h->track);
 	free(h->late);
 }
 
@@ -347,7 +373,6 @@ static int run(int server, int argc, char *argv[])
 {
 	static struct fps_opts o;
 	struct fps_host h = {.o = &o, .fd = -1};
-	struct trace tr;
 	struct map m;
 	char why[160] = "";
 	int err;
@@ -364,15 +389,21 @@ static int run(int server, int argc, char *argv[])
 		fprintf(stderr, "reckon-agent: %s\n", why);
 		return 1;
 	}
-	trace_init(&tr);
 	if (server) {
 		struct fps_server_cfg c = {&m, o.lc, o.duration_s, 1};
 
 		err = fps_server_new(&c, &h.srv, why, sizeof(why));
 	} else {
-		err = fps_trace_make(&o, &m, &tr);
+		err = fps_game_open(&o, &m, &h.game);
+		if (!err)
+			err = fps_game_feed(&h.game, GAME_AHEAD_NS,
+					    o.cl.entity, &h.track);
+		if (!err && !h.track.n)
+			snprintf(why, sizeof(why),
+				 "entity %u is not in the game (--bots %d)",
+				 o.cl.entity, o.bots);
 		o.cl.m = &m;
-		o.cl.tr = &tr;
+		o.cl.track = &h.track;
 		o.cl.duration_s = o.duration_s;
 		o.cl.seed = o.run.seed;
 		if (!err)
@@ -384,7 +415,6 @@ static int run(int server, int argc, char *argv[])
 		fprintf(stderr, "reckon-agent %s: %s\n", o.run.host,
 			why[0] ? why : strerror(-err));
 	teardown(&h);
-	trace_free(&tr);
 	map_free(&m);
 	return err ? 1 : h.status;
 }

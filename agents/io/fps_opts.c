@@ -320,6 +320,15 @@ int fps_map_load(const char *name, struct map *m, char *err, size_t errlen)
 	return rc ? -EINVAL : 0;
 }
 
+static void game_config(const struct fps_opts *o, struct sim_config *c)
+{
+	sim_config_defaults(c);
+	c->seed = o->run.seed;
+	c->nbots = o->bots;
+	c->duration_s = o->duration_s + 1;
+	c->tick_hz = o->cl.tick_hz;
+}
+
 int fps_trace_make(const struct fps_opts *o, const struct map *m,
 		   struct trace *t)
 {
@@ -327,14 +336,39 @@ int fps_trace_make(const struct fps_opts *o, const struct map *m,
 	struct trace_events ev;
 	int rc;
 
-	sim_config_defaults(&c);
-	c.seed = o->run.seed;
-	c.nbots = o->bots;
-	c.duration_s = o->duration_s + 1;
-	c.tick_hz = o->cl.tick_hz;
+	game_config(o, &c);
 	trace_init(t);
 	trace_events_init(&ev);
 	rc = sim_run(m, &c, t, &ev);
 	trace_events_free(&ev);
 	return rc;
+}
+
+int fps_game_open(const struct fps_opts *o, const struct map *m,
+		  struct fps_game *g)
+{
+	struct sim_config c;
+
+	game_config(o, &c);
+	trace_init(&g->chunk);
+	return sim_open(m, &c, &g->chunk, &g->world);
+}
+
+int fps_game_feed(struct fps_game *g, int64_t until_ns, uint32_t entity,
+		  struct fps_track *k)
+{
+	int rc;
+
+	if (sim_next_ns(g->world) >= until_ns)
+		return 0;
+	g->chunk.n = 0;
+	rc = sim_step_until(g->world, until_ns, &g->chunk, NULL);
+	return rc ? rc : fps_tracks_take(k, entity, 1, &g->chunk, 0);
+}
+
+void fps_game_close(struct fps_game *g)
+{
+	sim_close(g->world);
+	g->world = NULL;
+	trace_free(&g->chunk);
 }

@@ -55,4 +55,21 @@ int fps_map_load(const char *name, struct map *m, char *err, size_t errlen);
 int fps_trace_make(const struct fps_opts *o, const struct map *m,
 		   struct trace *t);
 
+/* The same game run as it is played, for the one client of an agent,
+ * so that its start-up does not grow with the game: fps_game_open sets
+ * it up and runs nothing (0, -EINVAL, -ENOMEM); fps_game_feed runs the
+ * world up to until_ns of game time (the first sample plays at t0) and
+ * appends entity's samples to k (0 or -errno). The track it builds is
+ * the one fps_trace_make's trace gives. */
+struct sim;
+struct fps_game {
+	struct sim *world;
+	struct trace chunk; /* the samples of the last feed */
+};
+int fps_game_open(const struct fps_opts *o, const struct map *m,
+		  struct fps_game *g);
+int fps_game_feed(struct fps_game *g, int64_t until_ns, uint32_t entity,
+		  struct fps_track *k);
+void fps_game_close(struct fps_game *g);
+
 #endif

@@ -42,9 +42,8 @@ struct remote {
 struct fps_client {
 	struct fps_client_cfg c;
 	int me;
-	const struct trace_sample **mine;
-	size_t nmine, own_at; /* own_at: the sample own_index found last */
-	int64_t origin, tick_ns, next_tick, end_ns;
+	size_t own_at; /* the track's sample own_index found last */
+	int64_t tick_ns, next_tick, end_ns;
 	struct lc_body body;
 	struct wrng rng;
 	struct remote rem[LC_MAX_PLAYERS];
@@ -70,25 +69,42 @@ void fps_client_defaults(struct fps_client_cfg *c)
 	c->exercise = 1;
 }
 
-static int collect(struct fps_client *cl)
+int fps_tracks_take(struct fps_track *k, uint32_t first, size_t nk,
+		    const struct trace *t, size_t from)
 {
-	const struct trace *t = cl->c.tr;
+	for (size_t j = from; j < t->n; j++) {
+		const struct trace_sample *x = &t->s[j];
+		struct fps_track *tk;
 
-	cl->mine = calloc(t->n ? t->n : 1, sizeof(*cl->mine));
-	if (!cl->mine)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->n; i++)
-		if (t->s[i].entity == cl->c.entity)
-			cl->mine[cl->nmine++] = &t->s[i];
-	return cl->nmine ? 0 : -EINVAL;
+		if (x->entity < first || x->entity - first >= nk)
+			continue;
+		tk = &k[x->entity - first];
+		if (tk->n == tk->cap) {
+			size_t cap = tk->cap ? 2 * tk->cap : 1024;
+			struct trace_sample *s =
+				realloc(tk->s, cap * sizeof(*s));
+
+			if (!s)
+				return -ENOMEM;
+			tk->s = s;
+			tk->cap = cap;
+		}
+		tk->s[tk->n++] = *x;
+	}
+	return 0;
+}
+
+void fps_track_free(struct fps_track *k)
+{
+	free(k->s);
+	memset(k, 0, sizeof(*k));
 }
 
 int fps_client_new(const struct fps_client_cfg *c, struct fps_client **out)
 {
 	struct fps_client *cl;
-	int err;
 
-	if (!c->m || !c->tr || !c->tr->n || c->entity >= LC_MAX_PLAYERS ||
+	if (!c->m || !c->track || !c->track->n || c->entity >= LC_MAX_PLAYERS ||
 	    c->tick_hz < 1 || c->tick_hz > 1000 || !(c->interp_ms >= 0) ||
 	    !(c->reaction_s >= 0) || !(c->aim_err_deg >= 0) ||
 	    !(c->fire_period_s > 0) || !(c->duration_s > 0))
@@ -98,13 +114,6 @@ int fps_client_new(const struct fps_client_cfg *c, struct fps_client **out)
 		return -ENOMEM;
 	cl->c = *c;
 	cl->me = (int)c->entity;
-	err = collect(cl);
-	if (err) {
-		free(cl->mine);
-		free(cl);
-		return err;
-	}
-	cl->origin = c->tr->s[0].t_ns;
 	cl->tick_ns = (int64_t)llround(1e9 / c->tick_hz);
 	cl->end_ns = (int64_t)llround(c->duration_s * 1e9);
 	lc_body_default(&cl->body);
@@ -117,9 +126,6 @@ int fps_client_new(const struct fps_client_cfg *c, struct fps_client **out)
 
 void fps_client_free(struct fps_client *cl)
 {
-	if (!cl)
-		return;
-	free(cl->mine);
 	free(cl);
 }
 
@@ -135,18 +141,19 @@ int64_t fps_client_next(const struct fps_client *cl)
  * from the previous answer, a step or two forward finds it. */
 static size_t own_index(struct fps_client *cl, int64_t t)
 {
-	size_t lo = 0, hi = cl->nmine, i = cl->own_at;
+	const struct fps_track *k = cl->c.track;
+	size_t lo = 0, hi = k->n, i = cl->own_at;
 
-	if (cl->mine[i]->t_ns - cl->origin <= t) {
-		while (i + 1 < cl->nmine &&
-		       cl->mine[i + 1]->t_ns - cl->origin <= t)
+	t += k->origin_ns;
+	if (k->s[i].t_ns <= t) {
+		while (i + 1 < k->n && k->s[i + 1].t_ns <= t)
 			i++;
 		return cl->own_at = i;
 	}
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 
-		if (cl->mine[mid]->t_ns - cl->origin <= t)
+		if (k->s[mid].t_ns <= t)
 			lo = mid;
 		else
 			hi = mid;
@@ -158,7 +165,7 @@ static size_t own_index(struct fps_client *cl, int64_t t)
  * at or before t. */
 static struct fps_state own_state(struct fps_client *cl, int64_t t)
 {
-	const struct trace_sample *s = cl->mine[own_index(cl, t)];
+	const struct trace_sample *s = &cl->c.track->s[own_index(cl, t)];
 	struct fps_state st;
 
 	memset(&st, 0, sizeof(st));
@@ -259,11 +266,30 @@ static int rendered_world(const struct fps_client *cl, int64_t now,
 	return n;
 }
 
-/* An enemy in view range: its torso centre and distance from the eye. */
+/* An enemy in view range: its torso centre and squared distance from
+ * the eye. */
 struct cand {
-	double d, c[2];
+	double d2, c[2];
 	int p;
 };
+
+/* Whether enemy p is in view range: fills k. */
+static int in_range(const struct fps_client *cl, const struct fps_state *w,
+		    const uint8_t *alive, int p, const double eye[3],
+		    struct cand *k)
+{
+	double t[3];
+
+	if (p == cl->me || !alive[p] || !enemies(&w[cl->me], &w[p]))
+		return 0;
+	lc_part_centre(&cl->body, &w[p].pose, LC_PART_TORSO, t);
+	k->p = p;
+	k->c[0] = t[0];
+	k->c[1] = t[1];
+	k->d2 = (t[0] - eye[0]) * (t[0] - eye[0]) +
+		(t[1] - eye[1]) * (t[1] - eye[1]);
+	return k->d2 < VIEW_RANGE * VIEW_RANGE;
+}
 
 /* The target: the current one while it stays in sight, else the nearest
  * enemy in sight (the lowest index among equals), -1 if none. Line of
@@ -272,35 +298,26 @@ struct cand {
 static int pick_target(struct fps_client *cl, const struct fps_state *w,
 		       const uint8_t *alive, int n)
 {
-	const struct fps_state *me = &w[cl->me];
-	struct cand c[LC_MAX_PLAYERS];
+	struct cand c[LC_MAX_PLAYERS], k;
 	double eye[3];
 	int nc = 0;
 
-	lc_eye(&cl->body, &me->pose, eye);
+	lc_eye(&cl->body, &w[cl->me].pose, eye);
+	if (cl->target >= 0 && cl->target < n &&
+	    in_range(cl, w, alive, cl->target, eye, &k) &&
+	    geom_los(cl->c.m, eye[0], eye[1], k.c[0], k.c[1]))
+		return cl->target; /* keep tracking a visible target */
 	for (int p = 0; p < n; p++) {
-		struct cand k = {.p = p};
-		double t[3];
 		int i;
 
-		if (p == cl->me || !alive[p] || !enemies(me, &w[p]))
+		if (p == cl->target || !in_range(cl, w, alive, p, eye, &k))
 			continue;
-		lc_part_centre(&cl->body, &w[p].pose, LC_PART_TORSO, t);
-		k.d = hypot(t[0] - eye[0], t[1] - eye[1]);
-		if (k.d >= VIEW_RANGE)
-			continue;
-		k.c[0] = t[0];
-		k.c[1] = t[1];
-		if (p == cl->target &&
-		    geom_los(cl->c.m, eye[0], eye[1], t[0], t[1]))
-			return p; /* keep tracking a visible target */
-		for (i = nc++; i > 0 && c[i - 1].d > k.d; i--)
+		for (i = nc++; i > 0 && c[i - 1].d2 > k.d2; i--)
 			c[i] = c[i - 1];
 		c[i] = k;
 	}
 	for (int i = 0; i < nc; i++)
-		if (c[i].p != cl->target &&
-		    geom_los(cl->c.m, eye[0], eye[1], c[i].c[0], c[i].c[1]))
+		if (geom_los(cl->c.m, eye[0], eye[1], c[i].c[0], c[i].c[1]))
 			return c[i].p;
 	return -1;
 }
@@ -360,12 +377,13 @@ static int combat(struct fps_client *cl, int64_t now, int64_t tick_t,
 	struct fps_state w[LC_MAX_PLAYERS];
 	uint8_t alive[LC_MAX_PLAYERS];
 	int64_t rtick;
-	int n = rendered_world(cl, now, me, w, alive, &rtick), t;
+	int n, t;
 
 	if (!me->alive) {
 		cl->target = -1;
 		return 0;
 	}
+	n = rendered_world(cl, now, me, w, alive, &rtick);
 	t = pick_target(cl, w, alive, n);
 	if (t != cl->target)
 		cl->seen_since = tick_t;
@@ -523,32 +541,57 @@ static int decode_bundle(const uint8_t *buf, const struct fps_span *sp, int n,
 	return 0;
 }
 
+/* The cache's decoded copy of bundle buf, NULL if it has none. */
+static const struct cache_slot *cache_hit(struct fps_bundle_cache *c,
+					  const uint8_t *buf, size_t len)
+{
+	const struct cache_slot *k = c ? cache_slot(c, buf, len) : NULL;
+
+	if (!k || k->len != len || memcmp(k->buf, buf, len))
+		return NULL;
+	c->hits++;
+	return k;
+}
+
+static void take_bundle(struct fps_client *cl, int64_t now,
+			const struct snap_pdu *u, int n)
+{
+	for (int i = 0; i < n; i++)
+		on_snapshot(cl, now, &u[i]);
+}
+
 /* A snapshot bundle: every PDU must be an fps entity's Entity State PDU,
  * or the whole datagram is refused (counted once in rx_bad) and none of
- * it is used. */
+ * it is used. A bundle the cache holds was split and decoded when it
+ * went in. */
 static int on_bundle(struct fps_client *cl, int64_t now, const uint8_t *buf,
-		     size_t len, const struct fps_span *sp, int n)
+		     size_t len)
 {
 	struct fps_bundle_cache *c = cl->c.cache;
-	struct cache_slot *k = c ? cache_slot(c, buf, len) : NULL;
+	const struct cache_slot *hit = cache_hit(c, buf, len);
+	struct fps_span sp[FPS_BUNDLE_PDUS];
 	struct snap_pdu mine[FPS_BUNDLE_PDUS];
-	const struct snap_pdu *u = mine;
+	int n;
 
-	if (k && k->len == len && !memcmp(k->buf, buf, len)) {
-		c->hits++;
-		u = k->u;
-	} else if (decode_bundle(buf, sp, n, mine)) {
+	if (hit) {
+		take_bundle(cl, now, hit->u, hit->n);
+		return 0;
+	}
+	if (fps_bundle_split(buf, len, sp, FPS_BUNDLE_PDUS, &n) ||
+	    decode_bundle(buf, sp, n, mine)) {
 		cl->st.rx_bad++;
 		return 0;
-	} else if (k && n <= CACHE_PDUS) {
+	}
+	if (c && n <= CACHE_PDUS) {
+		struct cache_slot *k = cache_slot(c, buf, len);
+
 		c->misses++;
 		k->len = len;
 		k->n = n;
 		memcpy(k->buf, buf, len);
 		memcpy(k->u, mine, (size_t)n * sizeof(*mine));
 	}
-	for (int i = 0; i < n; i++)
-		on_snapshot(cl, now, &u[i]);
+	take_bundle(cl, now, mine, n);
 	return 0;
 }
 
@@ -602,13 +645,9 @@ int fps_client_recv(struct fps_client *cl, int64_t now_ns, const uint8_t *buf,
 	struct reckon_detonation d;
 	int n;
 
-	if (fps_bundle_split(buf, len, sp, FPS_BUNDLE_PDUS, &n)) {
-		cl->st.rx_bad++;
-		return 0;
-	}
 	if (reckon_dis_pdu_type(buf, len) == RECKON_DIS_PDU_ENTITY_STATE)
-		return on_bundle(cl, now_ns, buf, len, sp, n);
-	if (n != 1 ||
+		return on_bundle(cl, now_ns, buf, len);
+	if (fps_bundle_split(buf, len, sp, FPS_BUNDLE_PDUS, &n) || n != 1 ||
 	    reckon_dis_pdu_type(buf, len) != RECKON_DIS_PDU_DETONATION ||
 	    reckon_detonation_decode(buf, len, &d, NULL, 0) || !d.has_hit) {
 		cl->st.rx_bad++;

@@ -26,10 +26,27 @@
 
 struct fps_bundle_cache;
 
+/* One entity's samples of the bot world's trace, in time order.
+ * origin_ns is the trace time that plays at the run's t0 (its first
+ * sample's). A host may generate the game as it is played: between two
+ * calls into the client it may append samples (and so move s), as long
+ * as the track covers every time the next call asks for. */
+struct fps_track {
+	struct trace_sample *s;
+	size_t n, cap;
+	int64_t origin_ns;
+};
+
+/* Append to k[i] every sample of t[from..t->n) of entity first + i,
+ * i < nk, in one pass. 0, or -ENOMEM with part of t taken. */
+int fps_tracks_take(struct fps_track *k, uint32_t first, size_t nk,
+		    const struct trace *t, size_t from);
+void fps_track_free(struct fps_track *k);
+
 struct fps_client_cfg {
-	const struct map *m;	/* must outlive the client */
-	const struct trace *tr; /* the bot world's trace, ditto */
-	uint32_t entity;	/* trace entity this client plays */
+	const struct map *m;		/* must outlive the client */
+	const struct fps_track *track;	/* the entity's movement, ditto */
+	uint32_t entity;		/* the entity this client plays */
 	int tick_hz;		/* send rate, 60 */
 	double interp_ms;	/* render delay, 0 */
 	double reaction_s;	/* 0.25 */
@@ -58,7 +75,7 @@ struct fps_client_stats {
 struct fps_client;
 
 void fps_client_defaults(struct fps_client_cfg *c);
-/* -EINVAL (bad config, entity not in the trace), -ENOMEM. */
+/* -EINVAL (bad config, an empty track), -ENOMEM. */
 int fps_client_new(const struct fps_client_cfg *c, struct fps_client **out);
 void fps_client_free(struct fps_client *cl);
 

@@ -236,8 +236,22 @@ int sim_run_stats(const struct map *m, const struct sim_config *c,
 		  struct sim_stats *st)
 {
 	struct sim *s;
-	long ticks;
-	int rc = 0;
+	int rc = sim_open(m, c, t, &s);
+
+	if (rc)
+		return rc;
+	rc = sim_step_until(s, INT64_MAX, t, ev);
+	if (!rc && st)
+		*st = s->stats;
+	sim_close(s);
+	return rc;
+}
+
+int sim_open(const struct map *m, const struct sim_config *c, struct trace *t,
+	     struct sim **out)
+{
+	struct sim *s;
+	int rc;
 
 	if (c->nbots < 1 || c->nbots > SIM_MAX_BOTS || !(c->duration_s > 0) ||
 	    c->duration_s > 86400 || c->tick_hz < 1 || c->tick_hz > 1000 ||
@@ -248,10 +262,11 @@ int sim_run_stats(const struct map *m, const struct sim_config *c,
 	if (!s)
 		return -ENOMEM;
 	s->m = m;
-	s->c = c;
-	s->ev = ev;
+	s->cfg = *c;
+	s->c = &s->cfg;
 	s->n = c->nbots;
 	s->dt = 1.0 / c->tick_hz;
+	s->ticks = (long)ceil(c->duration_s * c->tick_hz - 1e-9);
 	wrng_seed(&s->rng, c->seed, 0);
 	rc = nav_init(&s->nav, m);
 	if (rc) {
@@ -272,34 +287,68 @@ int sim_run_stats(const struct map *m, const struct sim_config *c,
 	t->tick_ns = (int64_t)llround(1e9 / c->tick_hz);
 	t->seed = c->seed;
 	snprintf(t->map, sizeof(t->map), "%s", m->name);
-	new_round(s);
-	for (int i = 0; i < s->n; i++)
-		spawn(s, &s->bots[i]);
-	ticks = (long)ceil(c->duration_s * c->tick_hz - 1e-9);
-	for (long k = 0; k < ticks && !rc && !s->err; k++) {
-		s->t = (double)k * s->dt;
-		s->t_ns = (int64_t)((k * (int64_t)1000000000) / c->tick_hz);
-		rules(s);
-		rc = record(s, t);
-		if (rc)
-			break;
-		visibility(s);
-		for (int i = 0; i < s->n; i++) {
-			struct bot *b = &s->bots[i];
-			double wx, wy, ws;
+	*out = s;
+	return 0;
+}
 
-			if (!b->alive)
-				continue;
-			bot_think(s, b, &wx, &wy, &ws);
-			move_step(m, &c->mp, &b->b, wx, wy, ws, s->dt);
-			pickups(s, b);
-		}
+/* One tick: the rules, the record of every bot, then their moves. */
+static int tick(struct sim *s, long k, struct trace *t)
+{
+	int rc;
+
+	s->t = (double)k * s->dt;
+	s->t_ns = (int64_t)((k * (int64_t)1000000000) / s->c->tick_hz);
+	rules(s);
+	rc = record(s, t);
+	if (rc)
+		return rc;
+	visibility(s);
+	for (int i = 0; i < s->n; i++) {
+		struct bot *b = &s->bots[i];
+		double wx, wy, ws;
+
+		if (!b->alive)
+			continue;
+		bot_think(s, b, &wx, &wy, &ws);
+		move_step(s->m, &s->c->mp, &b->b, wx, wy, ws, s->dt);
+		pickups(s, b);
 	}
-	if (!rc)
+	return s->err;
+}
+
+int64_t sim_next_ns(const struct sim *s)
+{
+	if (s->k >= s->ticks)
+		return INT64_MAX;
+	return (int64_t)((s->k * (int64_t)1000000000) / s->c->tick_hz);
+}
+
+int sim_step_until(struct sim *s, int64_t t_ns, struct trace *t,
+		   struct trace_events *ev)
+{
+	int rc = s->err;
+
+	s->ev = ev;
+	if (!rc && s->k == 0 && !s->spawned && sim_next_ns(s) < t_ns) {
+		/* the first round and its spawn events come with tick 0 */
+		new_round(s);
+		for (int i = 0; i < s->n; i++)
+			spawn(s, &s->bots[i]);
+		s->spawned = 1;
 		rc = s->err;
-	if (!rc && st)
-		*st = s->stats;
+	}
+	while (!rc && sim_next_ns(s) < t_ns)
+		rc = tick(s, s->k++, t);
+	s->ev = NULL;
+	if (rc)
+		s->err = rc;
+	return rc;
+}
+
+void sim_close(struct sim *s)
+{
+	if (!s)
+		return;
 	nav_free(&s->nav);
 	free(s);
-	return rc;
 }

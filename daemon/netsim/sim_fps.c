@@ -34,7 +34,7 @@ struct sim_fps_game {
 	double duration_s;
 	uint64_t seed;
 	struct map m;
-	struct trace tr;
+	struct fps_track *tracks; /* one per bot, with has_trace */
 };
 
 struct sim_fps_games {
@@ -141,8 +141,9 @@ void sim_fps_games_free(struct sim_fps_games *g)
 	if (!g)
 		return;
 	for (unsigned k = 0; k < g->n; k++) {
-		if (g->g[k].has_trace)
-			trace_free(&g->g[k].tr);
+		for (int b = 0; g->g[k].tracks && b < g->g[k].bots; b++)
+			fps_track_free(&g->g[k].tracks[b]);
+		free(g->g[k].tracks);
 		map_free(&g->g[k].m);
 	}
 	fps_bundle_cache_free(g->cache);
@@ -159,7 +160,33 @@ static int same_game(const struct sim_fps_game *g, const struct fps_opts *o,
 		 g->duration_s == o->duration_s && g->seed == o->run.seed));
 }
 
-/* The game of o: the map, and for a client the bot world's trace. */
+/* The bot world's trace of o cut into one track per bot, in one pass. */
+static int game_tracks(const struct fps_opts *o, const struct map *m,
+		       struct fps_track **out)
+{
+	struct trace tr;
+	struct fps_track *k = calloc((size_t)o->bots, sizeof(*k));
+	int rc;
+
+	if (!k)
+		return -ENOMEM;
+	rc = fps_trace_make(o, m, &tr);
+	for (int b = 0; !rc && b < o->bots; b++)
+		k[b].origin_ns = tr.n ? tr.s[0].t_ns : 0;
+	if (!rc)
+		rc = fps_tracks_take(k, 0, (size_t)o->bots, &tr, 0);
+	trace_free(&tr);
+	if (rc) {
+		for (int b = 0; b < o->bots; b++)
+			fps_track_free(&k[b]);
+		free(k);
+		return rc;
+	}
+	*out = k;
+	return 0;
+}
+
+/* The game of o: the map, and for a client the bot world's tracks. */
 static int game_for(struct sim_fps_games *gs, const struct fps_opts *o,
 		    int trace, struct sim_fps_game **out, char *err,
 		    size_t errlen)
@@ -180,7 +207,7 @@ static int game_for(struct sim_fps_games *gs, const struct fps_opts *o,
 	rc = fps_map_load(o->map, &g->m, err, errlen);
 	if (rc)
 		return rc;
-	if (trace && (rc = fps_trace_make(o, &g->m, &g->tr))) {
+	if (trace && (rc = game_tracks(o, &g->m, &g->tracks))) {
 		snprintf(err, errlen, "generating the bot game: %s",
 			 strerror(-rc));
 		map_free(&g->m);
@@ -213,7 +240,9 @@ int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs, int64_t *first,
 		rel = rc ? 0 : fps_server_next(f->srv);
 	} else {
 		f->o.cl.m = &g->m;
-		f->o.cl.tr = &g->tr;
+		f->o.cl.track = f->o.cl.entity < (uint32_t)g->bots
+					? &g->tracks[f->o.cl.entity]
+					: NULL;
 		f->o.cl.duration_s = f->o.duration_s;
 		f->o.cl.seed = f->o.run.seed;
 		f->o.cl.cache = gs->cache;

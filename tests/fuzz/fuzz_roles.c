@@ -174,6 +174,7 @@ static struct fps_client *fps_client(void)
 {
 	static struct map m;
 	static struct trace tr;
+	static struct fps_track tk;
 	static struct fps_client *cl;
 	struct fps_client_cfg c;
 	char err[128];
@@ -186,9 +187,12 @@ static struct fps_client *fps_client(void)
 		abort();
 	fclose(f);
 	fix_trace(&tr, 3, 12);
+	if (fps_tracks_take(&tk, 1, 1, &tr, 0) < 0)
+		abort();
+	tk.origin_ns = tr.s[0].t_ns;
 	fps_client_defaults(&c);
 	c.m = &m;
-	c.tr = &tr;
+	c.track = &tk;
 	c.entity = 1;
 	if (fps_client_new(&c, &cl) < 0)
 		abort();

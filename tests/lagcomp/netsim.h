@@ -41,6 +41,7 @@ struct ns_msg {
 struct netsim {
 	struct map m;
 	struct trace tr;
+	struct fps_track tk[LC_MAX_PLAYERS]; /* tr's, one per player */
 	struct fps_server *srv;
 	struct fps_client *cl[NS_MAX_CLIENTS];
 	int n;
@@ -103,6 +104,9 @@ static void ns_init(struct netsim *ns, const char *map, int n,
 	trace_events_init(&ev);
 	NS_REQUIRE(sim_run(&ns->m, &sc, &ns->tr, &ev) == 0);
 	trace_events_free(&ev);
+	NS_REQUIRE(fps_tracks_take(ns->tk, 0, (size_t)n, &ns->tr, 0) == 0);
+	for (int i = 0; i < n; i++)
+		ns->tk[i].origin_ns = ns->tr.s[0].t_ns;
 
 	memset(&c, 0, sizeof(c));
 	c.m = &ns->m;
@@ -115,7 +119,7 @@ static void ns_init(struct netsim *ns, const char *map, int n,
 
 		fps_client_defaults(&cc);
 		cc.m = &ns->m;
-		cc.tr = &ns->tr;
+		cc.track = &ns->tk[i];
 		cc.entity = (uint32_t)i;
 		cc.duration_s = secs;
 		cc.seed = seed;
@@ -174,6 +178,8 @@ static void ns_free(struct netsim *ns)
 	fps_server_free(ns->srv);
 	free(ns->q);
 	trace_free(&ns->tr);
+	for (int i = 0; i < LC_MAX_PLAYERS; i++)
+		fps_track_free(&ns->tk[i]);
 	map_free(&ns->m);
 }
 

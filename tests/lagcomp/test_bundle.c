@@ -236,7 +236,7 @@ Test(bundle, client_drops_a_malformed_bundle_whole, .timeout = 60)
 	cr_assert_eq(fps_bundle_cache_new(&cache), 0);
 	fps_client_defaults(&cc);
 	cc.m = &ns.m;
-	cc.tr = &ns.tr;
+	cc.track = &ns.tk[1];
 	cc.entity = 1;
 	cc.duration_s = 1;
 	cr_assert_eq(fps_client_new(&cc, &cl[0]), 0);

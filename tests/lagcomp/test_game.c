@@ -1,0 +1,87 @@
+/*
+ * test_game.c: an fps-client's bot game run as it is played
+ * (agents/io fps_game_*: the world stepped a second ahead of the clock,
+ * as reckon-agent does) gives the client's entity the very track the
+ * whole game generated up front gives it (fps_trace_make cut with
+ * fps_tracks_take, as the simulator does), sample for sample; and an
+ * entity outside the game gets an empty track.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/fps_opts.h"
+
+static void opts(struct fps_opts *o, uint32_t entity)
+{
+	char *argv[] = {"fps-client", "--entity", "0", "--server",
+			"127.0.0.1", "--bots", "8", "--duration", "12", NULL};
+	char e[16], err[256] = "";
+
+	snprintf(e, sizeof(e), "%u", entity);
+	argv[2] = e;
+	fps_opts_init(o, 0);
+	o->run.seed = 5;
+	o->run.seed_set = 1;
+	cr_assert_eq(fps_opts_parse(o, 8, argv + 1, 0, err, sizeof(err)), 0, "%s",
+		     err);
+}
+
+static void load(struct map *m)
+{
+	char err[256] = "";
+
+	cr_assert_eq(fps_map_load("dust", m, err, sizeof(err)), 0, "%s", err);
+}
+
+Test(game, played_track_is_the_generated_one)
+{
+	struct fps_opts o;
+	struct map m;
+	struct trace tr;
+	struct fps_track whole[8] = {{0}}, played = {0};
+	struct fps_game g = {0};
+	int64_t until = 0;
+
+	opts(&o, 3);
+	load(&m);
+	cr_assert_eq(fps_trace_make(&o, &m, &tr), 0);
+	cr_assert_eq(fps_tracks_take(whole, 0, 8, &tr, 0), 0);
+	cr_assert_gt(whole[3].n, 12 * 60);
+	cr_assert_eq(fps_game_open(&o, &m, &g), 0);
+	/* uneven steps, as timer wake-ups and arrivals ask */
+	for (int k = 0; played.n < whole[3].n; k = (k + 7) % 50) {
+		until += (k + 1) * 1000000LL;
+		cr_assert_eq(fps_game_feed(&g, until, 3, &played), 0);
+		cr_assert_leq(played.n, whole[3].n);
+	}
+	cr_assert_eq(fps_game_feed(&g, INT64_MAX, 3, &played), 0);
+	cr_assert_eq(played.n, whole[3].n);
+	cr_assert(memcmp(played.s, whole[3].s,
+			 played.n * sizeof(*played.s)) == 0,
+		  "the played track differs from the generated one");
+	for (size_t i = 0; i < whole[3].n; i++)
+		cr_assert_eq(whole[3].s[i].entity, 3);
+	fps_game_close(&g);
+	fps_track_free(&played);
+	for (int i = 0; i < 8; i++)
+		fps_track_free(&whole[i]);
+	trace_free(&tr);
+	map_free(&m);
+}
+
+Test(game, entity_outside_the_game_gets_nothing)
+{
+	struct fps_opts o;
+	struct map m;
+	struct fps_track k = {0};
+	struct fps_game g = {0};
+
+	opts(&o, 3);
+	load(&m);
+	cr_assert_eq(fps_game_open(&o, &m, &g), 0);
+	cr_assert_eq(fps_game_feed(&g, 2000000000LL, 40, &k), 0);
+	cr_assert_eq(k.n, 0);
+	fps_game_close(&g);
+	map_free(&m);
+}
