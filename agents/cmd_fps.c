@@ -398,7 +398,7 @@ static int run(int server, int argc, char *argv[])
 		if (!err)
 			err = fps_game_feed(&h.game, GAME_AHEAD_NS,
 					    o.cl.entity, &h.track);
-		if (!err && !h.track.n)
+		if (!err && !h.track.tr.n)
 			snprintf(why, sizeof(why),
 				 "entity %u is not in the game (--bots %d)",
 				 o.cl.entity, o.bots);

@@ -79,32 +79,23 @@ int fps_tracks_take(struct fps_track *k, uint32_t first, size_t nk,
 		if (x->entity < first || x->entity - first >= nk)
 			continue;
 		tk = &k[x->entity - first];
-		if (tk->n == tk->cap) {
-			size_t cap = tk->cap ? 2 * tk->cap : 1024;
-			struct trace_sample *s =
-				realloc(tk->s, cap * sizeof(*s));
-
-			if (!s)
-				return -ENOMEM;
-			tk->s = s;
-			tk->cap = cap;
-		}
-		tk->s[tk->n++] = *x;
+		if (trace_append(&tk->tr, x))
+			return -ENOMEM;
 	}
 	return 0;
 }
 
 void fps_track_free(struct fps_track *k)
 {
-	free(k->s);
-	memset(k, 0, sizeof(*k));
+	trace_free(&k->tr);
+	k->origin_ns = 0;
 }
 
 int fps_client_new(const struct fps_client_cfg *c, struct fps_client **out)
 {
 	struct fps_client *cl;
 
-	if (!c->m || !c->track || !c->track->n || c->entity >= LC_MAX_PLAYERS ||
+	if (!c->m || !c->track || !c->track->tr.n || c->entity >= LC_MAX_PLAYERS ||
 	    c->tick_hz < 1 || c->tick_hz > 1000 || !(c->interp_ms >= 0) ||
 	    !(c->reaction_s >= 0) || !(c->aim_err_deg >= 0) ||
 	    !(c->fire_period_s > 0) || !(c->duration_s > 0))
@@ -142,18 +133,19 @@ int64_t fps_client_next(const struct fps_client *cl)
 static size_t own_index(struct fps_client *cl, int64_t t)
 {
 	const struct fps_track *k = cl->c.track;
-	size_t lo = 0, hi = k->n, i = cl->own_at;
+	const struct trace_sample *s = k->tr.s;
+	size_t lo = 0, hi = k->tr.n, i = cl->own_at;
 
 	t += k->origin_ns;
-	if (k->s[i].t_ns <= t) {
-		while (i + 1 < k->n && k->s[i + 1].t_ns <= t)
+	if (s[i].t_ns <= t) {
+		while (i + 1 < k->tr.n && s[i + 1].t_ns <= t)
 			i++;
 		return cl->own_at = i;
 	}
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 
-		if (k->s[mid].t_ns <= t)
+		if (s[mid].t_ns <= t)
 			lo = mid;
 		else
 			hi = mid;
@@ -165,7 +157,7 @@ static size_t own_index(struct fps_client *cl, int64_t t)
  * at or before t. */
 static struct fps_state own_state(struct fps_client *cl, int64_t t)
 {
-	const struct trace_sample *s = &cl->c.track->s[own_index(cl, t)];
+	const struct trace_sample *s = &cl->c.track->tr.s[own_index(cl, t)];
 	struct fps_state st;
 
 	memset(&st, 0, sizeof(st));

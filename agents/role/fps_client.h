@@ -29,11 +29,10 @@ struct fps_bundle_cache;
 /* One entity's samples of the bot world's trace, in time order.
  * origin_ns is the trace time that plays at the run's t0 (its first
  * sample's). A host may generate the game as it is played: between two
- * calls into the client it may append samples (and so move s), as long
+ * calls into the client it may append samples (and so move tr.s), as long
  * as the track covers every time the next call asks for. */
 struct fps_track {
-	struct trace_sample *s;
-	size_t n, cap;
+	struct trace tr; /* only its samples are used */
 	int64_t origin_ns;
 };
 

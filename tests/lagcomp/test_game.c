@@ -39,29 +39,31 @@ Test(game, played_track_is_the_generated_one)
 	struct fps_opts o;
 	struct map m;
 	struct trace tr;
-	struct fps_track whole[8] = {{0}}, played = {0};
-	struct fps_game g = {0};
+	struct fps_track whole[8], played;
+	struct fps_game g;
 	int64_t until = 0;
 
+	memset(whole, 0, sizeof(whole));
+	memset(&played, 0, sizeof(played));
 	opts(&o, 3);
 	load(&m);
 	cr_assert_eq(fps_trace_make(&o, &m, &tr), 0);
 	cr_assert_eq(fps_tracks_take(whole, 0, 8, &tr, 0), 0);
-	cr_assert_gt(whole[3].n, 12 * 60);
+	cr_assert_gt(whole[3].tr.n, 12 * 60);
 	cr_assert_eq(fps_game_open(&o, &m, &g), 0);
 	/* uneven steps, as timer wake-ups and arrivals ask */
-	for (int k = 0; played.n < whole[3].n; k = (k + 7) % 50) {
+	for (int k = 0; played.tr.n < whole[3].tr.n; k = (k + 7) % 50) {
 		until += (k + 1) * 1000000LL;
 		cr_assert_eq(fps_game_feed(&g, until, 3, &played), 0);
-		cr_assert_leq(played.n, whole[3].n);
+		cr_assert_leq(played.tr.n, whole[3].tr.n);
 	}
 	cr_assert_eq(fps_game_feed(&g, INT64_MAX, 3, &played), 0);
-	cr_assert_eq(played.n, whole[3].n);
-	cr_assert(memcmp(played.s, whole[3].s,
-			 played.n * sizeof(*played.s)) == 0,
+	cr_assert_eq(played.tr.n, whole[3].tr.n);
+	cr_assert(memcmp(played.tr.s, whole[3].tr.s,
+			 played.tr.n * sizeof(*played.tr.s)) == 0,
 		  "the played track differs from the generated one");
-	for (size_t i = 0; i < whole[3].n; i++)
-		cr_assert_eq(whole[3].s[i].entity, 3);
+	for (size_t i = 0; i < whole[3].tr.n; i++)
+		cr_assert_eq(whole[3].tr.s[i].entity, 3);
 	fps_game_close(&g);
 	fps_track_free(&played);
 	for (int i = 0; i < 8; i++)
@@ -74,14 +76,15 @@ Test(game, entity_outside_the_game_gets_nothing)
 {
 	struct fps_opts o;
 	struct map m;
-	struct fps_track k = {0};
-	struct fps_game g = {0};
+	struct fps_track k;
+	struct fps_game g;
 
+	memset(&k, 0, sizeof(k));
 	opts(&o, 3);
 	load(&m);
 	cr_assert_eq(fps_game_open(&o, &m, &g), 0);
 	cr_assert_eq(fps_game_feed(&g, 2000000000LL, 40, &k), 0);
-	cr_assert_eq(k.n, 0);
+	cr_assert_eq(k.tr.n, 0);
 	fps_game_close(&g);
 	map_free(&m);
 }
