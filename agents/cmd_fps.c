@@ -229,15 +229,8 @@ static void finish(struct fps_host *h)
 
 static void arm(struct fps_host *h, int64_t rel)
 {
-	int64_t d = rel - rel_now(h);
-	struct timeval tv;
-
 	h->due = rel;
-	if (d < 0)
-		d = 0;
-	tv.tv_sec = (time_t)(d / 1000000000);
-	tv.tv_usec = (suseconds_t)(d % 1000000000 / 1000);
-	evtimer_add(h->timer, &tv);
+	shell_arm(h->base, h->timer, rel - rel_now(h));
 }
 
 static void on_timer(evutil_socket_t fd, short what, void *arg)
@@ -334,7 +327,7 @@ static int serve(struct fps_host *h, int server)
 {
 	int err = open_socket(h, server);
 
-	h->base = event_base_new();
+	h->base = shell_event_base();
 	if (err || !h->base)
 		return err ? err : -ENOMEM;
 	h->rx = event_new(h->base, h->fd, EV_READ | EV_PERSIST, on_read, h);

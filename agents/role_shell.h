@@ -17,6 +17,19 @@
 /* CLOCK_MONOTONIC in ns. */
 int64_t shell_now_ns(void);
 
+struct event;
+struct event_base;
+
+/* An event base whose timers fire on time (timerfd, not epoll's
+ * millisecond timeout); NULL when out of memory. */
+struct event_base *shell_event_base(void);
+
+/* Arm timer ev of base to fire delay_ns from now (0 if negative). The
+ * delay counts from the clock as it is now: libevent would otherwise
+ * count it from the time it cached before running the callbacks, and
+ * fire early by as long as they took. */
+void shell_arm(struct event_base *base, struct event *ev, int64_t delay_ns);
+
 /* Open and bind the lanes' UDP sockets into fd[0..o->n_lanes) (the rest
  * -1). Called before the truth is built, so that datagrams arriving while
  * it is built (seconds on a loaded machine) wait in the socket buffers

@@ -62,17 +62,37 @@ static int64_t rel_now(const struct shell *sh)
 	return shell_now_ns() - sh->t0;
 }
 
-static void arm_at(struct shell *sh, int64_t rel)
+struct event_base *shell_event_base(void)
 {
-	int64_t d = rel - rel_now(sh);
+	struct event_config *cfg = event_config_new();
+	struct event_base *base = NULL;
+
+	if (cfg) {
+		event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
+		base = event_base_new_with_config(cfg);
+		event_config_free(cfg);
+	}
+	return base;
+}
+
+void shell_arm(struct event_base *base, struct event *ev, int64_t delay_ns)
+{
 	struct timeval tv;
 
+	if (delay_ns < 0)
+		delay_ns = 0;
+	/* round up: a timer never fires before its due time */
+	delay_ns += 999;
+	tv.tv_sec = (time_t)(delay_ns / 1000000000);
+	tv.tv_usec = (suseconds_t)(delay_ns % 1000000000 / 1000);
+	event_base_update_cache_time(base);
+	evtimer_add(ev, &tv);
+}
+
+static void arm_at(struct shell *sh, int64_t rel)
+{
 	sh->due = rel;
-	if (d < 0)
-		d = 0;
-	tv.tv_sec = (time_t)(d / 1000000000);
-	tv.tv_usec = (suseconds_t)(d % 1000000000 / 1000);
-	evtimer_add(sh->timer, &tv);
+	shell_arm(sh->base, sh->timer, rel - rel_now(sh));
 }
 
 static int emit_udp(void *arg, const struct role_dgram *d)
@@ -424,7 +444,6 @@ static void teardown(struct shell *sh)
 int shell_run(const struct shell_opts *o, const struct role_truth *truth,
 	      const int fd[ROLE_MAX_LANES])
 {
-	struct event_config *cfg;
 	struct shell *sh = calloc(1, sizeof(*sh));
 	int err;
 
@@ -438,12 +457,7 @@ int shell_run(const struct shell_opts *o, const struct role_truth *truth,
 	for (size_t l = 0; l < ROLE_MAX_LANES; l++)
 		sh->fd[l] = fd[l];
 	sh->t0 = o->start_set ? o->start_ns : shell_now_ns() + 1000000000;
-	cfg = event_config_new();
-	if (cfg) {
-		event_config_set_flag(cfg, EVENT_BASE_FLAG_PRECISE_TIMER);
-		sh->base = event_base_new_with_config(cfg);
-		event_config_free(cfg);
-	}
+	sh->base = shell_event_base();
 	err = sh->base ? make_machine(sh) : -ENOMEM;
 	if (!err && sh->ob && !(err = view_rec_open(o, sh->tr, &sh->vr)))
 		view_rec_hook(sh->vr, sh->ob);

@@ -25,6 +25,10 @@
 # leaves t0 to reckond (0.5 s + 25 ms per host after it starts the
 # hosts). The simulated run always uses reckond's own start.
 #
+# KEEP=1 in the environment keeps the run's directory and prints it;
+# FIFO=PRIO runs reckond (its bridge) under SCHED_FIFO PRIO, its agents
+# as normal processes (chrt --reset-on-fork).
+#
 # usage: bench_fps_bridge.sh BUILD_DIR [N [SECS [LEAD]]]   (77: not root)
 build=$(cd "${1:?usage: $0 BUILD_DIR [N [SECS [LEAD]]]}" && pwd)
 n=${2:-64}
@@ -36,14 +40,14 @@ tmp=$(mktemp -d)
 pid=
 cleanup() {
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	rm -rf "$tmp"
+	if [ -n "$KEEP" ]; then echo "kept: $tmp"; else rm -rf "$tmp"; fi
 }
 trap cleanup EXIT
 export RECKON_MAP_DIR=$src/scenarios/maps RECKON_AGENT=$build/agents/reckon-agent
 # scenario START: START is "" or " --start-ns T0" for every host's args
 scenario() {
 	printf '[scenario]\nname = lc-bridge-%d\nduration = %ds\nseed = 3\n' \
-		"$n" $((secs + 2 + lead))
+		"$n" $((secs + 4 + lead))
 	printf 'results = %s/results\n\n[host srv]\nrole = fps-server\n' "$tmp"
 	printf 'args = --mode tlc --map dust --port 47100 --duration %d%s\n\n' \
 		"$secs" "$1"
@@ -59,7 +63,7 @@ start=
 [ "$lead" -gt 0 ] && start=" --start-ns $(( $("$build/agents/reckon-agent" now) + lead * 1000000000 ))"
 scenario "$start" >"$tmp/m.ini"
 
-(cd "$tmp" && exec "$build/daemon/reckond" -q -s "$tmp/s.sock" run "$tmp/m.ini") \
+(cd "$tmp" && exec ${FIFO:+chrt -R -f "$FIFO"} "$build/daemon/reckond" -q -s "$tmp/s.sock" run "$tmp/m.ini") \
 	>"$tmp/out" 2>"$tmp/err" &
 pid=$!
 tck=$(getconf CLK_TCK)
@@ -75,7 +79,7 @@ dir=$(sed -n 's/^results: //p' "$tmp/out")
 [ -d "$dir" ] || { echo "reckond run failed ($rc):"; tail "$tmp/err"; exit 1; }
 
 echo "emulated: 1 server + $n clients, $secs s at 60 Hz, userspace bridge${start:+, t0 $lead s after reckond started}"
-lat() { sed -n 's/.*timer lateness p50 \([0-9]*\) us p99 \([0-9]*\) us max \([0-9]*\) us.*/\1 \2 \3/p' "$@"; }
+lat() { sed -n 's/.*timer lateness p50 \(-*[0-9]*\) us p99 \(-*[0-9]*\) us max \(-*[0-9]*\) us.*/\1 \2 \3/p' "$@"; }
 read -r s50 s99 smax < <(lat "$dir/hosts/srv.log")
 echo "  server timer lateness: p50 ${s50:-?} us, p99 ${s99:-?} us, max ${smax:-?} us"
 lat "$dir"/hosts/c*.log | sort -n | awk '
