@@ -186,6 +186,7 @@ static int spawn_host(struct emulation *e, unsigned i)
 		cmd.argv = argv;
 		cmd.envp = envp;
 		cmd.log_fd = fd;
+		cmd.nice = sh->nice;
 		err = hostproc_spawn(&cmd, &h->hp);
 		if (err < 0)
 			log_warnx("host %s: cannot start its namespace: %s",
@@ -268,7 +269,7 @@ static int check_bridge_rx(void)
 {
 	enum bridge_rx rx;
 	int64_t spin;
-	int err = bridge_default_rx(&rx);
+	int nice, err = bridge_default_rx(&rx);
 
 	if (err < 0) {
 		log_warnx("RECKON_BRIDGE_RX='%s': use pcap (the default) or "
@@ -277,10 +278,16 @@ static int check_bridge_rx(void)
 		return err;
 	}
 	err = bridge_spin_from_env(&spin);
-	if (err < 0)
+	if (err < 0) {
 		log_warnx("RECKON_BRIDGE_SPIN_US='%s': use microseconds, 0 "
 			  "to 1000",
 			  getenv("RECKON_BRIDGE_SPIN_US"));
+		return err;
+	}
+	err = bridge_nice_from_env(&nice);
+	if (err < 0)
+		log_warnx("RECKON_BRIDGE_NICE='%s': use a niceness, -20 to 19",
+			  getenv("RECKON_BRIDGE_NICE"));
 	return err;
 }
 

@@ -18,6 +18,7 @@
 
 #include <linux/if_packet.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/timerfd.h>
 
 #include "bridge_int.h"
@@ -72,6 +73,34 @@ int bridge_spin_from_env(int64_t *ns)
 		return -EINVAL;
 	*ns = (int64_t)v * 1000;
 	return 0;
+}
+
+int bridge_nice_from_env(int *nice)
+{
+	const char *env = getenv("RECKON_BRIDGE_NICE");
+	char *end;
+	long v;
+
+	*nice = BRIDGE_NICE_DEFAULT;
+	if (env == NULL || *env == '\0')
+		return 0;
+	errno = 0;
+	v = strtol(env, &end, 10);
+	if (errno || *end || v < -20 || v > 19)
+		return -EINVAL;
+	*nice = (int)v;
+	return 0;
+}
+
+/* This thread's niceness (PRIO_PROCESS 0 is the calling thread on
+ * Linux). */
+static int thread_nice(void)
+{
+	int v;
+
+	errno = 0;
+	v = getpriority(PRIO_PROCESS, 0);
+	return errno ? 0 : v;
 }
 
 int bridge_default_rx(enum bridge_rx *out)
@@ -169,14 +198,15 @@ int bridge_new(struct event_base *base, const struct bridge_conf *conf,
 	enum bridge_rx rx;
 	struct bridge *b;
 	int64_t spin;
-	int rc;
+	int rc, nice;
 
 	if (base == NULL || conf == NULL || ports == NULL || out == NULL ||
 	    nports == 0 || nports != conf->nhosts || nports > BRIDGE_MAX_PORTS)
 		return -EINVAL;
 	if ((rc = bridge_default_rx(&rx)) < 0)
 		return rc;
-	if ((rc = bridge_spin_from_env(&spin)) < 0)
+	if ((rc = bridge_spin_from_env(&spin)) < 0 ||
+	    (rc = bridge_nice_from_env(&nice)) < 0)
 		return rc;
 	for (unsigned i = 0; i < nports; i++)
 		for (unsigned j = i + 1; j < nports; j++)
@@ -197,6 +227,9 @@ int bridge_new(struct event_base *base, const struct bridge_conf *conf,
 	b->armed = INT64_MAX;
 	b->spin_ns = spin;
 	b->rt_off = br_rt_offset();
+	b->nice_was = thread_nice();
+	/* EPERM without CAP_SYS_NICE: the bridge keeps its niceness */
+	(void)setpriority(PRIO_PROCESS, 0, nice);
 	rc = bridge_setup(b, conf, ports, pcap_dir);
 	if (rc < 0) {
 		bridge_free(b);
@@ -334,5 +367,6 @@ void bridge_free(struct bridge *b)
 	free(b->heap);
 	free(b->names);
 	free(b->pcap_dir);
+	(void)setpriority(PRIO_PROCESS, 0, b->nice_was);
 	free(b);
 }

@@ -147,6 +147,16 @@ int bridge_default_rx(enum bridge_rx *out);
 #define BRIDGE_SPIN_DEFAULT_US 100
 int bridge_spin_from_env(int64_t *ns);
 
+/* RECKON_BRIDGE_NICE (-20..19; unset or empty: the default, -10): the
+ * scheduling niceness of the thread that runs a bridge, set by bridge_new
+ * and put back by bridge_free. The kernel's netem forwards in softirq
+ * context, ahead of every process; a bridge that waits behind a crowd of
+ * agents loses frames from its capture rings and delivers late
+ * (docs/bridge.md). Lowering niceness needs CAP_SYS_NICE: without it the
+ * bridge keeps the niceness it has. -EINVAL for anything else. */
+#define BRIDGE_NICE_DEFAULT (-10)
+int bridge_nice_from_env(int *nice);
+
 /* The backend bridge b reads with. */
 enum bridge_rx bridge_rx_of(const struct bridge *b);
 

@@ -200,6 +200,7 @@ struct bport {
 struct bridge {
 	struct event_base *base;
 	enum bridge_rx rx;
+	int nice_was; /* the thread's niceness before bridge_new */
 	unsigned n;
 	struct bport *ports;
 	struct blink **links; /* n * n, [src * n + dst], lazily created */

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -100,6 +101,11 @@ static int shim_main(void *p)
 	if (child == 0) {
 		setpgid(0, 0);
 		shim_signals_default();
+		if (setpriority(PRIO_PROCESS, 0, cmd->nice) < 0)
+			dprintf(STDERR_FILENO,
+				"reckon host shim: nice %d: %s (left at %d)\n",
+				cmd->nice, strerror(errno),
+				getpriority(PRIO_PROCESS, 0));
 		execve(cmd->argv[0], cmd->argv, cmd->envp);
 		dprintf(STDERR_FILENO, "reckon host shim: exec %s: %s\n",
 			cmd->argv[0], strerror(errno));

@@ -102,6 +102,7 @@ struct hostproc_cmd {
 	char *const *argv;
 	char *const *envp;
 	int log_fd;
+	int nice; /* the command's niceness, whatever reckond's own is */
 };
 
 /* Exit status of a shim whose daemon vanished before it started. */

@@ -32,6 +32,7 @@ struct sc_host {
 	char role[SC_NAME_MAX];	 /* reckon-agent role, "" when exec is set */
 	char args[SC_TEXT_MAX];	 /* extra reckon-agent arguments */
 	char exec[SC_TEXT_MAX];	 /* any command instead of reckon-agent */
+	int nice;		 /* the command's niceness (emulation) */
 	unsigned index;		 /* 0-based, in file order */
 	char addr[16];		 /* dotted IPv4 address in the scenario subnet */
 	/* args and exec above have their {placeholders} expanded (docs/

@@ -69,6 +69,7 @@ enum sk_type {
 	SK_PATH,     /* a directory path */
 	SK_U64,	     /* unsigned 64-bit, decimal or 0x hex */
 	SK_UINT,     /* unsigned int, decimal */
+	SK_INT,	     /* int, decimal, may be negative (min, max: int64) */
 	SK_DURATION, /* number + unit: ns us ms s m h */
 	SK_BOOL,     /* yes/no, true/false, on/off, 1/0 */
 	SK_ENUM,     /* one of choices */

@@ -165,6 +165,13 @@ const struct sk_key sk_keys[] = {
 	 F(struct sc_host, exec_text),
 	 "Any command to run instead of reckon-agent (ping, iperf3, ...), "
 	 "with {placeholders} expanded. Quote it if it contains ; or #."},
+	{SS_HOST, "nice", SK_INT, "0", (uint64_t)-20, 19, NULL,
+	 F(struct sc_host, nice),
+	 "Scheduling niceness of the host's command in an emulated run "
+	 "(setpriority(2); lower runs first). On a machine with fewer "
+	 "cores than hosts, a server that every client waits on wakes on "
+	 "time with a lower value. The simulator has no scheduler and "
+	 "ignores it."},
 
 	{SS_LINK, "forward", SK_NETEM, NULL, 0, 0, NULL,
 	 F(struct sk_link_in, fwd),
@@ -259,6 +266,7 @@ static const char *type_name(enum sk_type t)
 	case SK_U64:
 		return "integer";
 	case SK_UINT:
+	case SK_INT:
 		return "integer";
 	case SK_DURATION:
 		return "duration";
@@ -293,6 +301,10 @@ static void md_range(FILE *f, const struct sk_key *k)
 	case SK_UINT:
 		fprintf(f, "%llu to %llu", (unsigned long long)k->min,
 			(unsigned long long)k->max);
+		break;
+	case SK_INT:
+		fprintf(f, "%lld to %lld", (long long)(int64_t)k->min,
+			(long long)(int64_t)k->max);
 		break;
 	case SK_DURATION:
 		num_format_duration((int64_t)k->min, a, sizeof(a));

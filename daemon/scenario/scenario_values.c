@@ -106,6 +106,30 @@ static int parse_subnet(const struct sk_key *k, const char *s, char *out,
 	return 0;
 }
 
+/* SK_INT: a decimal int in [(int64_t)k->min, (int64_t)k->max]. */
+static int parse_int(const struct sk_key *k, const char *text, char *field,
+		     char *err, size_t errlen)
+{
+	long long lo = (long long)(int64_t)k->min;
+	long long hi = (long long)(int64_t)k->max;
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (end == text || *end || errno == EINVAL) {
+		snprintf(err, errlen, "'%s' is not a decimal number", text);
+		return -EINVAL;
+	}
+	if (errno == ERANGE || v < lo || v > hi) {
+		snprintf(err, errlen, "%s out of range (%lld to %lld)", text, lo,
+			 hi);
+		return -EINVAL;
+	}
+	*(int *)(void *)field = (int)v;
+	return 0;
+}
+
 int sk_parse(const struct sk_key *k, const char *text, void *target, char *err,
 	     size_t errlen)
 {
@@ -158,6 +182,8 @@ int sk_parse(const struct sk_key *k, const char *text, void *target, char *err,
 		else
 			*(unsigned *)(void *)field = (unsigned)u;
 		return 0;
+	case SK_INT:
+		return parse_int(k, text, field, err, errlen);
 	case SK_DURATION:
 		rc = num_parse_duration_unit(text, &d, err, errlen);
 		if (rc < 0)
@@ -254,6 +280,9 @@ int sk_format(const struct sk_key *k, const void *target, char *buf, size_t len)
 	case SK_UINT:
 		return snprintf(buf, len, "%u",
 				*(const unsigned *)(const void *)field);
+	case SK_INT:
+		return snprintf(buf, len, "%d",
+				*(const int *)(const void *)field);
 	case SK_DURATION:
 		memcpy(&d, field, sizeof(d));
 		return num_format_duration(d, buf, len);

@@ -8,7 +8,9 @@
  * loopback device through either receive backend, libpcap or the
  * TPACKET_V3 ring (a frame to no port's MAC is counted unknown_dst and
  * goes nowhere). The backend is chosen by bridge_set_default_rx, else
- * RECKON_BRIDGE_RX; a bad value there is refused.
+ * RECKON_BRIDGE_RX; a bad value there is refused. A bridge runs its
+ * thread at RECKON_BRIDGE_NICE (default -10) and puts the niceness back
+ * when freed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include <criterion/criterion.h>
@@ -109,6 +112,48 @@ Test(bridge_api, one_port_on_loopback)
 	cr_assert_eq(st.malformed + st.pool_full + st.send_errors, 0);
 	cr_assert_eq(bridge_flush(b), 0);
 	bridge_free(b);
+}
+
+/* The one-port loopback bridge, made and freed, with the thread's
+ * niceness seen while it exists. */
+static int nice_while_bridged(void)
+{
+	struct bridge_port p = {.ifindex = 1, .mac = {2, 0, 0, 0, 0, 1}};
+	struct bridge *b;
+	int rc, nice;
+
+	sc.nhosts = 1;
+	rc = bridge_new(base, &sc, 1, &p, 1, NULL, &b);
+	cr_assert_eq(rc, 0, "bridge_new: %s", strerror(-rc));
+	nice = getpriority(PRIO_PROCESS, 0);
+	bridge_free(b);
+	return nice;
+}
+
+Test(bridge_api, runs_at_its_niceness)
+{
+	int was = getpriority(PRIO_PROCESS, 0);
+	struct bridge *b = (struct bridge *)0x1;
+	int v;
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root for AF_PACKET and a lower niceness");
+	unsetenv("RECKON_BRIDGE_NICE");
+	cr_assert_eq(bridge_nice_from_env(&v), 0);
+	cr_assert_eq(v, BRIDGE_NICE_DEFAULT);
+	cr_assert_eq(nice_while_bridged(), BRIDGE_NICE_DEFAULT);
+	cr_assert_eq(getpriority(PRIO_PROCESS, 0), was, "put back");
+	setenv("RECKON_BRIDGE_NICE", "3", 1);
+	cr_assert_eq(nice_while_bridged(), 3);
+	cr_assert_eq(getpriority(PRIO_PROCESS, 0), was, "put back");
+	setenv("RECKON_BRIDGE_NICE", "-21", 1);
+	cr_assert_eq(bridge_nice_from_env(&v), -EINVAL);
+	setenv("RECKON_BRIDGE_NICE", "x", 1);
+	cr_assert_eq(bridge_new(base, &sc, 1,
+				&(struct bridge_port){.ifindex = 1}, 1, NULL,
+				&b),
+		     -EINVAL);
+	cr_assert_eq(b, (struct bridge *)0x1, "untouched on error");
 }
 
 Test(bridge_api, rx_backend_names)

@@ -2,7 +2,8 @@
  * test_hostproc.c: the host shim (daemon/ns/hostproc.c) with real processes
  * and namespaces: the command runs as PID 2 of a new PID namespace inside a
  * new network namespace, only after hostproc_go, with its output in the
- * log; exit statuses and signals come back as documented; a shim whose
+ * log, at the niceness asked for whatever the daemon's own is; exit
+ * statuses and signals come back as documented; a shim whose
  * daemon vanishes before the start exits without running anything. Needs
  * root (or unprivileged user namespaces); skipped otherwise.
  */
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -44,17 +46,22 @@ static void teardown(void)
 
 TestSuite(hostproc, .init = setup, .fini = teardown);
 
-static void spawn(const char *script, struct hostproc *hp)
+static void spawn_nice(const char *script, int nice, struct hostproc *hp)
 {
 	static char sh[] = "/bin/sh", c[] = "-c";
 	static char buf[512];
 	static char env0[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin";
 	char *argv[] = { sh, c, buf, NULL };
 	char *envp[] = { env0, NULL };
-	struct hostproc_cmd cmd = { argv, envp, logfd };
+	struct hostproc_cmd cmd = { argv, envp, logfd, nice };
 
 	snprintf(buf, sizeof(buf), "%s", script);
 	cr_assert_eq(hostproc_spawn(&cmd, hp), 0);
+}
+
+static void spawn(const char *script, struct hostproc *hp)
+{
+	spawn_nice(script, 0, hp);
 }
 
 static int reap(struct hostproc *hp)
@@ -92,6 +99,44 @@ Test(hostproc, runs_as_pid2_in_its_own_namespaces)
 	cr_assert_eq(pid, 2, "the shim is PID 1, its command PID 2");
 	cr_assert_eq(stat("/proc/self/ns/net", &mine), 0);
 	cr_assert_neq(ino, (unsigned long)mine.st_ino);
+}
+
+/* Field 19 of /proc/self/stat is the niceness (the command name in field
+ * 2 is "sh", no blanks). */
+static int logged_nice(void)
+{
+	char log[512];
+	int nice = 99;
+
+	read_log(log, sizeof(log));
+	cr_assert_eq(sscanf(log,
+			    "%*d %*s %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+			    "%*u %*u %*u %*d %*d %*d %d",
+			    &nice),
+		     1, "log: %s", log);
+	return nice;
+}
+
+Test(hostproc, runs_at_its_niceness)
+{
+	struct hostproc hp;
+	int was = getpriority(PRIO_PROCESS, 0);
+
+	/* the daemon's own niceness (the bridge's -10) is not inherited */
+	cr_assert_eq(setpriority(PRIO_PROCESS, 0, -5), 0);
+	spawn_nice("cat /proc/self/stat", 7, &hp);
+	cr_assert_eq(setpriority(PRIO_PROCESS, 0, was), 0);
+	cr_assert_eq(hostproc_go(&hp), 0);
+	cr_assert_eq(reap(&hp), 0);
+	cr_assert_eq(logged_nice(), 7);
+	cr_assert_eq(ftruncate(logfd, 0), 0);
+	cr_assert_eq(lseek(logfd, 0, SEEK_SET), 0);
+	cr_assert_eq(setpriority(PRIO_PROCESS, 0, -5), 0);
+	spawn("cat /proc/self/stat", &hp);
+	cr_assert_eq(setpriority(PRIO_PROCESS, 0, was), 0);
+	cr_assert_eq(hostproc_go(&hp), 0);
+	cr_assert_eq(reap(&hp), 0);
+	cr_assert_eq(logged_nice(), 0);
 }
 
 Test(hostproc, nothing_runs_before_go)
@@ -147,7 +192,7 @@ Test(hostproc, missing_program_is_127)
 	static char prog[] = "/nonexistent/reckon-agent";
 	char *argv[] = { prog, NULL };
 	char *envp[] = { NULL };
-	struct hostproc_cmd cmd = { argv, envp, logfd };
+	struct hostproc_cmd cmd = { argv, envp, logfd, 0 };
 	char log[256];
 
 	cr_assert_eq(hostproc_spawn(&cmd, &hp), 0);

@@ -25,6 +25,8 @@
 # leaves t0 to reckond (0.5 s + 25 ms per host after it starts the
 # hosts). The simulated run always uses reckond's own start.
 #
+# The server host runs at SRV_NICE (scenario key nice; default -10), the
+# clients at 0, reckond's bridge at RECKON_BRIDGE_NICE (default -10).
 # KEEP=1 in the environment keeps the run's directory and prints it;
 # FIFO=PRIO runs reckond (its bridge) under SCHED_FIFO PRIO, its agents
 # as normal processes (chrt --reset-on-fork).
@@ -49,6 +51,7 @@ scenario() {
 	printf '[scenario]\nname = lc-bridge-%d\nduration = %ds\nseed = 3\n' \
 		"$n" $((secs + 4 + lead))
 	printf 'results = %s/results\n\n[host srv]\nrole = fps-server\n' "$tmp"
+	printf 'nice = %d\n' "${SRV_NICE:--10}"
 	printf 'args = --mode tlc --map dust --port 47100 --duration %d%s\n\n' \
 		"$secs" "$1"
 	for e in $(seq 0 $((n - 1))); do
