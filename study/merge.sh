@@ -18,7 +18,8 @@ ctl=$build/daemon/reckonctl
 [ -x "$ctl" ] || ctl=$(find "$build" -name reckonctl -type f -perm -u+x | head -n 1)
 [ -x "$ctl" ] || { echo "merge.sh: reckonctl is not built in $build" >&2; exit 1; }
 mkdir -p "$out"
-for g in predictors predictors-burst lagcomp lagcomp-burst; do
+. "$root/study/grids.sh"
+for g in $STUDY_GRIDS; do
 	shards=()
 	for s in "$@"; do shards+=("$s/$g"); done
 	rm -rf "${out:?}/$g"

@@ -52,7 +52,8 @@ reckond=$build/daemon/reckond
 [ -x "$reckond" ] || { echo "run.sh: $reckond is not built (cmake --build build)" >&2; exit 1; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-grids="predictors predictors-burst lagcomp lagcomp-burst"
+. "$root/study/grids.sh"
+grids=$STUDY_GRIDS
 t0=$(date +%s)
 
 # step NAME CMD...: run CMD, then print how long it took

@@ -18,6 +18,7 @@
 # usage: tables.sh BUILD_DIR   (exit 77 = skipped, reason printed)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../agents/lib.sh"
+. "$src/study/grids.sh"
 [ -x "$reckond" ] || fail "no reckond in $build/daemon"
 table() { "$src/study/table.sh" "$@"; }
 out=$tmp/study
@@ -102,14 +103,14 @@ echo "lc-acc: 4 modes, cells equal to sweep.csv"
 # the same grids in two shards, merged by study/merge.sh: sweep.csv byte
 # for byte the unsharded one's, and the same tables
 for i in 0 1; do
-	for g in predictors predictors-burst lagcomp lagcomp-burst; do
+	for g in $STUDY_GRIDS; do
 		"$reckond" -q sweep -j 2 --no-plots --shard $i/2 -o "$tmp/s$i/$g" "$tmp/$g.ini" \
 			>/dev/null 2>"$tmp/err" || fail "shard $i/2 of $g failed: $(cat "$tmp/err")"
 	done
 done
 "$src/study/merge.sh" -b "$build" "$tmp/merged" "$tmp/s0" "$tmp/s1" >/dev/null 2>"$tmp/err" ||
 	fail "merge.sh failed: $(cat "$tmp/err")"
-for g in predictors predictors-burst lagcomp lagcomp-burst; do
+for g in $STUDY_GRIDS; do
 	cmp -s "$out/$g/sweep.csv" "$tmp/merged/$g/sweep.csv" || fail "merged $g/sweep.csv differs"
 done
 "$src/study/tables.sh" "$out" >"$tmp/t1.md" || fail "tables.sh failed"
