@@ -377,6 +377,7 @@ stop_harness
 cat "$log" "$work/recvb"
 tb=$(bstat "$log" tx_batches)
 check "100 datagrams delivered after the stop" grep -q '^received=100 ' "$work/recvb"
+check "and in the order they were sent" grep -q ' out_of_order=0$' "$work/recvb"
 check "they left in batches: tx_batches ($tb) < 25" test "$tb" -lt 25
 
 # --- 7. UDP checksums, TCP (GSO super-frames with ring) ----------------
@@ -403,6 +404,7 @@ fi
 stop_harness
 cat "$log" "$work/recv6"
 check "200 UDP datagrams crossed the bridge" grep -q '^received=200 ' "$work/recv6"
+check "in the order they were sent (a delay-only link)" grep -q ' out_of_order=0$' "$work/recv6"
 if [ "$rx" = ring ]; then
 	check "partial UDP checksums were completed (>= 200)" \
 		test "$(bstat "$log" csum_completed)" -ge 200

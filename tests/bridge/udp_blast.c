@@ -5,7 +5,8 @@
  * machine (namespaces share the clock), takes the kernel's arrival stamp
  * (SO_TIMESTAMPNS, CLOCK_REALTIME, mapped to CLOCK_MONOTONIC by an offset
  * read once) and reports the one-way delay minus the configured delay:
- * p50, p99, max, and how many datagrams arrived.
+ * p50, p99, max, how many datagrams arrived, and how many arrived
+ * after one with a higher sequence number (out of order).
  *
  * "timer" measures the platform's floor for the same job: how late an
  * absolute CLOCK_MONOTONIC timerfd, waited for with epoll as the bridge
@@ -124,7 +125,8 @@ static int do_recv(int port, long count, double timeout_s, int64_t delay_ns)
 				 .sin_port = htons((uint16_t)port),
 				 .sin_addr.s_addr = htonl(INADDR_ANY)};
 	int64_t *err, off, deadline;
-	long got = 0;
+	long got = 0, ooo = 0;
+	uint64_t top = 0;
 	int fd, one = 1, sz = 64 << 20;
 
 	if (count <= 0)
@@ -182,6 +184,10 @@ static int do_recv(int port, long count, double timeout_s, int64_t delay_ns)
 		if (arr < 0)
 			arr = clock_ns(CLOCK_MONOTONIC);
 		memcpy(&h, buf, sizeof(h));
+		if (got > 0 && h.seq < top)
+			ooo++;
+		else
+			top = h.seq;
 		err[got++] = arr - h.sent_ns - delay_ns;
 	}
 	close(fd);
@@ -191,9 +197,10 @@ static int do_recv(int port, long count, double timeout_s, int64_t delay_ns)
 		return 1;
 	}
 	qsort(err, (size_t)got, sizeof(*err), cmp64);
-	printf("received=%ld min_us=%.1f p50_us=%.1f p99_us=%.1f max_us=%.1f\n",
+	printf("received=%ld min_us=%.1f p50_us=%.1f p99_us=%.1f max_us=%.1f "
+	       "out_of_order=%ld\n",
 	       got, err[0] / 1e3, err[(got - 1) / 2] / 1e3,
-	       err[(long)((got - 1) * 0.99)] / 1e3, err[got - 1] / 1e3);
+	       err[(long)((got - 1) * 0.99)] / 1e3, err[got - 1] / 1e3, ooo);
 	free(err);
 	return 0;
 }
