@@ -383,7 +383,8 @@ static int run(int server, int argc, char *argv[])
 		return 1;
 	}
 	if (server) {
-		struct fps_server_cfg c = {&m, o.lc, o.duration_s, 1};
+		struct fps_server_cfg c = {&m, o.lc, o.duration_s, 1,
+					   o.snapshot_hz};
 
 		err = fps_server_new(&c, &h.srv, why, sizeof(why));
 	} else {

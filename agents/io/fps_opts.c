@@ -21,8 +21,9 @@
 const char fps_usage_text[] =
 	"game:    --map NAME (dust) --bots N (6) --seed S --duration S (30)\n"
 	"server:  --port P (47100) --bind ADDR --mode none|tlc|clc|alc (tlc)\n"
-	"         --tick-hz H (60) --ping instant|ewma|ue4 (ue4) "
-	"--interp-ms MS (0)\n"
+	"         --tick-hz H (60) --snapshot-hz H (every tick) "
+	"--ping instant|ewma|ue4 (ue4)\n"
+	"         --interp-ms MS (0)\n"
 	"         --clc-rtt-cap-ms MS (250) --clc-max-rewind U (0 off)\n"
 	"         --alc-low-ping-ms MS (50) --alc-high-ping-ms MS (0 off)\n"
 	"         --alc-timeout-ms MS (2 x low ping) --pose-tol U (32)\n"
@@ -41,6 +42,7 @@ enum {
 	O_BIND,
 	O_MODE,
 	O_TICK,
+	O_SNAP,
 	O_PING,
 	O_INTERP,
 	O_CAP,
@@ -70,6 +72,7 @@ static const struct option longopts[] = {
 	{"bind", 1, 0, O_BIND},
 	{"mode", 1, 0, O_MODE},
 	{"tick-hz", 1, 0, O_TICK},
+	{"snapshot-hz", 1, 0, O_SNAP},
 	{"ping", 1, 0, O_PING},
 	{"interp-ms", 1, 0, O_INTERP},
 	{"clc-rtt-cap-ms", 1, 0, O_CAP},
@@ -234,6 +237,9 @@ static int opt(struct fps_opts *o, int c, const char *a, int64_t now)
 	case O_TICK:
 		o->lc.tick_hz = o->cl.tick_hz = (int)v;
 		return v >= 1 && v <= 1000 ? 0 : -EINVAL;
+	case O_SNAP:
+		o->snapshot_hz = (int)v;
+		return v >= 1 && v <= 1000 ? 0 : -EINVAL;
 	case O_ENTITY:
 		o->cl.entity = (uint32_t)v;
 		o->entity_set = 1;
@@ -278,6 +284,11 @@ static int check(struct fps_opts *o, char *err, size_t errlen)
 	if (!o->server_role && (!o->entity_set || !o->server.sin_family))
 		return say(err, errlen,
 			   "fps-client needs --entity and --server");
+	if (o->snapshot_hz > o->lc.tick_hz)
+		return say(err, errlen,
+			   "--snapshot-hz %d is above --tick-hz %d: the "
+			   "server snapshots at most once a tick",
+			   o->snapshot_hz, o->lc.tick_hz);
 	if (!o->server_role && (int)o->cl.entity >= o->bots)
 		return say(err, errlen, "--entity %u but only %d bots",
 			   o->cl.entity, o->bots);

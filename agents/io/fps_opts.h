@@ -33,6 +33,7 @@ struct fps_opts {
 	struct in_addr bind;
 	uint16_t port;
 	int entity_set;
+	int snapshot_hz; /* server: snapshots a second, 0 = every tick */
 };
 
 extern const char fps_usage_text[];

@@ -13,6 +13,7 @@
  * the lagcomp config smooths it).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +48,11 @@ int fps_server_new(const struct fps_server_cfg *c, struct fps_server **out,
 	struct fps_server *s;
 	int err;
 
-	if (!c->m || !(c->duration_s > 0))
+	if (!c->m || !(c->duration_s > 0) || c->snapshot_hz < 0 ||
+	    c->snapshot_hz > c->lc.tick_hz) {
+		snprintf(why, whylen, "snapshot_hz must be 0..tick_hz");
 		return -EINVAL;
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -205,6 +209,16 @@ static int snapshot(struct fps_server *s, int64_t k, int64_t now_ns,
 	return 0;
 }
 
+/* Whether tick k carries a snapshot (fps_server_cfg.snapshot_hz). */
+static int snapshot_due(const struct fps_server *s, int64_t k)
+{
+	int64_t hz = s->c.snapshot_hz, tick = s->c.lc.tick_hz;
+
+	if (hz <= 0 || hz >= tick || k == 0)
+		return 1;
+	return k * hz / tick != (k - 1) * hz / tick;
+}
+
 int fps_server_advance(struct fps_server *s, int64_t now_ns, role_emit_fn emit,
 		       void *arg)
 {
@@ -216,7 +230,7 @@ int fps_server_advance(struct fps_server *s, int64_t now_ns, role_emit_fn emit,
 
 		lc_server_tick(&s->lc, k, now_ns, out, LC_MAX_OUT, &n);
 		rc = send_outs(s, out, n, now_ns, emit, arg);
-		if (!rc)
+		if (!rc && snapshot_due(s, k))
 			rc = snapshot(s, k, now_ns, emit, arg);
 		if (rc)
 			return rc;

@@ -3,7 +3,8 @@
  * lag-compensation run. Each tick (60 Hz by default) it pushes every
  * player's newest pose into the lag-compensation history and sends every
  * client a snapshot (one Entity State PDU per player, seq = server tick,
- * bundled several to a datagram, fps.h);
+ * bundled several to a datagram, fps.h), every tick or at a lower
+ * snapshot rate;
  * it takes clients' state updates (poses, and the RTT echo it turns into
  * RTT samples), Fire PDUs (judged by agents/lagcomp in the configured
  * mode; hits go out as Detonation PDUs to the victim and the shooter) and
@@ -25,6 +26,11 @@ struct fps_server_cfg {
 	struct lc_config lc;
 	double duration_s; /* ticks run while t < duration */
 	uint8_t exercise;  /* 0 means 1 */
+	/* snapshots a second, 1..lc.tick_hz; 0 (or the tick rate): every
+	 * tick. Tick k carries one when floor(k x snapshot_hz / tick_hz)
+	 * steps, so tick 0 does and they are as even as ticks allow (20 of
+	 * 60: ticks 0, 3, 6 ...; 25 of 60: 0, 3, 5, 8, 10 ...). */
+	int snapshot_hz;
 };
 
 struct fps_server_stats {

@@ -234,7 +234,8 @@ int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs, int64_t *first,
 	if (rc)
 		return rc;
 	if (f->o.server_role) {
-		struct fps_server_cfg c = {&g->m, f->o.lc, f->o.duration_s, 1};
+		struct fps_server_cfg c = {&g->m, f->o.lc, f->o.duration_s, 1,
+					   f->o.snapshot_hz};
 
 		rc = fps_server_new(&c, &f->srv, err, errlen);
 		rel = rc ? 0 : fps_server_next(f->srv);

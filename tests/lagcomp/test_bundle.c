@@ -6,7 +6,7 @@
  * datagrams of at most FPS_DGRAM_MAX octets, the same ones to every
  * client; a client refuses a malformed bundle whole (one rx_bad, no
  * snapshot taken) and a shared decode cache changes nothing a client
- * does.
+ * does. Below the tick rate, snapshots go out on evenly spread ticks.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -190,6 +190,82 @@ Test(bundle, server_sends_every_player_once_to_every_client)
 			cr_assert_eq(seen[p], 1, "player %d to %d", p, dest);
 	}
 	fps_server_free(srv);
+	map_free(&m);
+}
+
+/* Ticks 0..ticks-1 of a server with players 0 and 1 joined, at
+ * snapshot_hz: the ticks that carried a snapshot, as a bit mask. */
+static uint64_t snapshot_ticks(int snapshot_hz, int ticks)
+{
+	static struct capture cap;
+	struct fps_server_cfg c;
+	struct fps_server *srv;
+	struct map m;
+	char why[128];
+	size_t lens[LC_MAX_PLAYERS];
+	uint64_t mask = 0;
+
+	ns_load_map(&m, "dust");
+	memset(&c, 0, sizeof(c));
+	c.m = &m;
+	lc_config_defaults(&c.lc);
+	c.duration_s = 2;
+	c.snapshot_hz = snapshot_hz;
+	cr_assert_eq(fps_server_new(&c, &srv, why, sizeof(why)), 0, "%s", why);
+	for (int p = 0; p < 2; p++) {
+		uint8_t one[4 * RECKON_ESPDU_MAX_LEN];
+		int from;
+		size_t len = bundle(one, sizeof(one), p + 1, 0, lens);
+
+		cr_assert_eq(fps_server_recv(srv, 0, one + len - lens[p],
+					     lens[p], &from, capture_emit,
+					     &cap),
+			     0);
+	}
+	for (int k = 0; k < ticks; k++) {
+		cap.n = 0;
+		cr_assert_eq(fps_server_advance(srv, fps_server_next(srv),
+						capture_emit, &cap),
+			     0);
+		/* a snapshot is one bundle to each of the two players */
+		cr_assert(cap.n == 0 || cap.n == 2, "tick %d: %d", k, cap.n);
+		if (cap.n)
+			mask |= 1ull << k;
+	}
+	fps_server_free(srv);
+	map_free(&m);
+	return mask;
+}
+
+/* --snapshot-hz: tick k carries a snapshot when k x rate / tick rate
+ * steps, so 20 of 60 is every third tick from 0, 25 of 60 the ticks
+ * 0, 3, 5, 8, 10, ... (as even as whole ticks allow), 0 and 60 are
+ * every tick, and a rate above the tick rate is refused. */
+Test(bundle, snapshot_rate_below_the_tick_rate)
+{
+	struct fps_server_cfg c;
+	struct fps_server *srv = NULL;
+	struct map m;
+	char why[128] = "";
+	uint64_t every3 = 0;
+
+	for (int k = 0; k < 60; k += 3)
+		every3 |= 1ull << k;
+	cr_assert_eq(snapshot_ticks(20, 60), every3);
+	cr_assert_eq(__builtin_popcountll(snapshot_ticks(25, 60)), 25);
+	/* ticks 0, 3, 5, 8 and 10 of the first eleven */
+	cr_assert_eq(snapshot_ticks(25, 60) & 0x7ff, 0x529);
+	cr_assert_eq(snapshot_ticks(0, 60), (1ull << 60) - 1);
+	cr_assert_eq(snapshot_ticks(60, 60), (1ull << 60) - 1);
+	ns_load_map(&m, "dust");
+	memset(&c, 0, sizeof(c));
+	c.m = &m;
+	lc_config_defaults(&c.lc);
+	c.duration_s = 1;
+	c.snapshot_hz = 61;
+	cr_assert_eq(fps_server_new(&c, &srv, why, sizeof(why)), -EINVAL);
+	cr_assert_null(srv);
+	cr_assert_str_eq(why, "snapshot_hz must be 0..tick_hz");
 	map_free(&m);
 }
 

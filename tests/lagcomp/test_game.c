@@ -3,10 +3,12 @@
  * (agents/io fps_game_*: the world stepped a second ahead of the clock,
  * as reckon-agent does) gives the client's entity the very track the
  * whole game generated up front gives it (fps_trace_make cut with
- * fps_tracks_take, as the simulator does), sample for sample; and an
- * entity outside the game gets an empty track.
+ * fps_tracks_take, as the simulator does), sample for sample; an
+ * entity outside the game gets an empty track; the server's snapshot
+ * rate may not pass its tick rate.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,4 +89,21 @@ Test(game, entity_outside_the_game_gets_nothing)
 	cr_assert_eq(k.tr.n, 0);
 	fps_game_close(&g);
 	map_free(&m);
+}
+
+Test(game, snapshot_rate_above_the_tick_rate_is_refused)
+{
+	char *ok[] = {"--mode", "tlc", "--snapshot-hz", "20", NULL};
+	char *bad[] = {"--tick-hz", "30", "--snapshot-hz", "60", NULL};
+	struct fps_opts o;
+	char err[256] = "";
+
+	fps_opts_init(&o, 1);
+	cr_assert_eq(fps_opts_parse(&o, 4, ok, 0, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(o.snapshot_hz, 20);
+	fps_opts_init(&o, 1);
+	cr_assert_eq(fps_opts_parse(&o, 4, bad, 0, err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "--snapshot-hz 60 is above --tick-hz 30"),
+		  "%s", err);
 }
