@@ -4,7 +4,8 @@
 # server, the scenario's 65-host limit) play SECS seconds (default 10) of
 # an N-bot game on dust at 60 Hz over 8 ms links; prints reckond sim's
 # progress line (virtual seconds, wall seconds, speed over real time,
-# datagrams) and the CPU time it took. Prints; asserts nothing.
+# datagrams) and the CPU time it took. SNAP_HZ=H in the environment gives
+# the server --snapshot-hz H. Prints; asserts nothing.
 #
 # usage: bench_sim_players.sh BUILD_DIR [N [SECS]]
 build=$(cd "${1:?usage: $0 BUILD_DIR [N [SECS]]}" && pwd)
@@ -18,7 +19,8 @@ export RECKON_MAP_DIR=$src/scenarios/maps
 	printf '[scenario]\nname = lc-players-%d\nduration = %ds\nseed = 3\n' \
 		"$n" $((secs + 1))
 	printf 'results = %s/results\n\n[host srv]\nrole = fps-server\n' "$tmp"
-	printf 'args = --mode tlc --map dust --port 47100 --duration %d\n\n' "$secs"
+	printf 'args = --mode tlc --map dust --port 47100 --duration %d%s\n\n' \
+		"$secs" "${SNAP_HZ:+ --snapshot-hz $SNAP_HZ}"
 	for e in $(seq 0 $((n - 1))); do
 		printf '[host c%d]\nrole = fps-client\n' "$e"
 		printf 'args = --entity %d --server {addr:srv}:47100 --map dust ' "$e"
