@@ -58,38 +58,42 @@ int bridge_set_default_rx(enum bridge_rx rx)
 	return 0;
 }
 
-int bridge_spin_from_env(int64_t *ns)
+/* Environment variable name as a decimal in [lo, hi] into *out; unset
+ * or empty leaves *out alone. 0 or -EINVAL. */
+static int env_long(const char *name, long lo, long hi, long *out)
 {
-	const char *env = getenv("RECKON_BRIDGE_SPIN_US");
+	const char *env = getenv(name);
 	char *end;
 	long v;
 
-	*ns = BRIDGE_SPIN_DEFAULT_US * 1000;
 	if (env == NULL || *env == '\0')
 		return 0;
 	errno = 0;
 	v = strtol(env, &end, 10);
-	if (errno || *end || v < 0 || v > 1000)
+	if (errno || *end || v < lo || v > hi)
 		return -EINVAL;
-	*ns = (int64_t)v * 1000;
+	*out = v;
 	return 0;
+}
+
+int bridge_spin_from_env(int64_t *ns)
+{
+	long us = BRIDGE_SPIN_DEFAULT_US;
+	int rc = env_long("RECKON_BRIDGE_SPIN_US", 0, 1000, &us);
+
+	if (rc == 0)
+		*ns = (int64_t)us * 1000;
+	return rc;
 }
 
 int bridge_nice_from_env(int *nice)
 {
-	const char *env = getenv("RECKON_BRIDGE_NICE");
-	char *end;
-	long v;
+	long v = BRIDGE_NICE_DEFAULT;
+	int rc = env_long("RECKON_BRIDGE_NICE", -20, 19, &v);
 
-	*nice = BRIDGE_NICE_DEFAULT;
-	if (env == NULL || *env == '\0')
-		return 0;
-	errno = 0;
-	v = strtol(env, &end, 10);
-	if (errno || *end || v < -20 || v > 19)
-		return -EINVAL;
-	*nice = (int)v;
-	return 0;
+	if (rc == 0)
+		*nice = (int)v;
+	return rc;
 }
 
 /* This thread's niceness (PRIO_PROCESS 0 is the calling thread on

@@ -114,25 +114,22 @@ static int capture_emit(void *arg, const struct role_dgram *d)
 	return 0;
 }
 
-/* A server that has heard from players 0..n-1 runs one tick: every
- * player gets the same bundles, holding each player's PDU once. */
-Test(bundle, server_sends_every_player_once_to_every_client)
+/* A server on dust (snapshot_hz, duration_s) that has heard from
+ * players 0..n-1; lens gets the PDU lengths of bundle(). */
+static struct fps_server *joined_server(struct map *m, int n, int snapshot_hz,
+					double duration_s, struct capture *cap,
+					size_t *lens)
 {
-	static struct capture cap;
 	struct fps_server_cfg c;
 	struct fps_server *srv;
-	struct fps_server_stats st;
-	struct map m;
 	char why[128];
-	const int n = 40;
-	size_t lens[LC_MAX_PLAYERS];
-	int per;
 
-	ns_load_map(&m, "dust");
+	ns_load_map(m, "dust");
 	memset(&c, 0, sizeof(c));
-	c.m = &m;
+	c.m = m;
 	lc_config_defaults(&c.lc);
-	c.duration_s = 1;
+	c.duration_s = duration_s;
+	c.snapshot_hz = snapshot_hz;
 	cr_assert_eq(fps_server_new(&c, &srv, why, sizeof(why)), 0, "%s", why);
 	for (int p = 0; p < n; p++) {
 		uint8_t one[LC_MAX_PLAYERS * RECKON_ESPDU_MAX_LEN];
@@ -142,10 +139,26 @@ Test(bundle, server_sends_every_player_once_to_every_client)
 		/* the last PDU of that run is player p's state update */
 		cr_assert_eq(fps_server_recv(srv, 0, one + len - lens[p],
 					     lens[p], &from, capture_emit,
-					     &cap),
+					     cap),
 			     0);
 		cr_assert_eq(from, p);
 	}
+	return srv;
+}
+
+/* A server that has heard from players 0..n-1 runs one tick: every
+ * player gets the same bundles, holding each player's PDU once. */
+Test(bundle, server_sends_every_player_once_to_every_client)
+{
+	static struct capture cap;
+	struct fps_server *srv;
+	struct fps_server_stats st;
+	struct map m;
+	const int n = 40;
+	size_t lens[LC_MAX_PLAYERS];
+	int per;
+
+	srv = joined_server(&m, n, 0, 1, &cap, lens);
 	per = (int)(FPS_DGRAM_MAX / lens[0]);
 	cap.n = 0;
 	cr_assert_eq(fps_server_advance(srv, 0, capture_emit, &cap), 0);
@@ -198,30 +211,12 @@ Test(bundle, server_sends_every_player_once_to_every_client)
 static uint64_t snapshot_ticks(int snapshot_hz, int ticks)
 {
 	static struct capture cap;
-	struct fps_server_cfg c;
 	struct fps_server *srv;
 	struct map m;
-	char why[128];
 	size_t lens[LC_MAX_PLAYERS];
 	uint64_t mask = 0;
 
-	ns_load_map(&m, "dust");
-	memset(&c, 0, sizeof(c));
-	c.m = &m;
-	lc_config_defaults(&c.lc);
-	c.duration_s = 2;
-	c.snapshot_hz = snapshot_hz;
-	cr_assert_eq(fps_server_new(&c, &srv, why, sizeof(why)), 0, "%s", why);
-	for (int p = 0; p < 2; p++) {
-		uint8_t one[4 * RECKON_ESPDU_MAX_LEN];
-		int from;
-		size_t len = bundle(one, sizeof(one), p + 1, 0, lens);
-
-		cr_assert_eq(fps_server_recv(srv, 0, one + len - lens[p],
-					     lens[p], &from, capture_emit,
-					     &cap),
-			     0);
-	}
+	srv = joined_server(&m, 2, snapshot_hz, 2, &cap, lens);
 	for (int k = 0; k < ticks; k++) {
 		cap.n = 0;
 		cr_assert_eq(fps_server_advance(srv, fps_server_next(srv),
