@@ -267,6 +267,11 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
 	struct fps_host *h = arg;
 
 	(void)what;
+	if (feed(h, rel_now(h))) { /* a second ahead covers this batch */
+		h->status = 1;
+		finish(h);
+		return;
+	}
 	for (;;) {
 		struct sockaddr_in from;
 		socklen_t fl = sizeof(from);
@@ -284,12 +289,8 @@ static void on_read(evutil_socket_t fd, short what, void *arg)
 				h->known[who] = 1;
 			}
 		} else {
-			int64_t now = rel_now(h);
-
-			err = feed(h, now);
-			if (!err)
-				err = fps_client_recv(h->cl, now, h->buf,
-						      (size_t)n, emit, h);
+			err = fps_client_recv(h->cl, rel_now(h), h->buf,
+					      (size_t)n, emit, h);
 		}
 		if (err) {
 			h->status = 1;

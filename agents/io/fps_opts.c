@@ -362,7 +362,7 @@ int fps_game_open(const struct fps_opts *o, const struct map *m,
 
 	game_config(o, &c);
 	trace_init(&g->chunk);
-	return sim_open(m, &c, &g->chunk, &g->world);
+	return sim_open(m, &c, &g->chunk, NULL, &g->world);
 }
 
 int fps_game_feed(struct fps_game *g, int64_t until_ns, uint32_t entity,

@@ -58,7 +58,7 @@ void bot_init(struct sim *s, struct bot *b, uint32_t id)
 
 	memset(b, 0, sizeof(*b));
 	b->id = id;
-	wrng_seed(&b->rng, s->c->seed, (uint64_t)id + 1);
+	wrng_seed(&b->rng, s->cfg.seed, (uint64_t)id + 1);
 	/* a human-like spread of reaction times (about 0.2-0.35 s) */
 	p->reaction_s = 0.17 + 0.18 * wrng_uniform(&b->rng);
 	p->accuracy = wrng_range(&b->rng, 0.30, 0.70);
@@ -186,9 +186,9 @@ static void fire(struct sim *s, struct bot *b, struct bot *o, double aim)
 	osp = hypot(o->b.vx, o->b.vy);
 	p = b->p.accuracy / (1.0 + (dist / 1200.0) * (dist / 1200.0));
 	/* CS-like: accurate only below about a third of the run speed */
-	if (sp > 0.34 * s->c->mp.max_speed)
+	if (sp > 0.34 * s->cfg.mp.max_speed)
 		p *= 0.25;
-	p *= 1.0 - 0.3 * osp / s->c->mp.max_speed;
+	p *= 1.0 - 0.3 * osp / s->cfg.mp.max_speed;
 	if (b->stance == TRACE_CROUCH)
 		p *= 1.2;
 	if (p > 0.95)
@@ -221,7 +221,7 @@ static void combat(struct sim *s, struct bot *b, double *wx, double *wy,
 	struct bot *o = &s->bots[b->target];
 	double dx = o->b.x - b->b.x, dy = o->b.y - b->b.y, d = hypot(dx, dy);
 	double aim = yaw_of(dx, dy), cx, cy;
-	const struct move_params *mp = &s->c->mp;
+	const struct move_params *mp = &s->cfg.mp;
 
 	*want_yaw = aim;
 	*wx = *wy = 0;
@@ -637,7 +637,7 @@ static int plant_or_defuse(struct sim *s, struct bot *b)
 void bot_think(struct sim *s, struct bot *b, double *wx, double *wy,
 	       double *wspeed)
 {
-	const struct move_params *mp = &s->c->mp;
+	const struct move_params *mp = &s->cfg.mp;
 	double want_yaw = b->yaw, rate = b->p.turn_rate, sp;
 	int engaged;
 

@@ -19,7 +19,7 @@ int botnav_goto(struct sim *s, struct bot *b, double x, double y,
 {
 	int n, rc;
 
-	rc = nav_path(&s->nav, b->b.x, b->b.y, x, y, s->c->mp.radius + 2,
+	rc = nav_path(&s->nav, b->b.x, b->b.y, x, y, s->cfg.mp.radius + 2,
 		      b->path, BOT_PATH_MAX, &n);
 	if (rc) {
 		b->npath = 0;
@@ -79,7 +79,7 @@ int botnav_follow(struct sim *s, struct bot *b, double *wx, double *wy)
 void botnav_random_floor_near(struct sim *s, struct bot *b, double x, double y,
 			      double r, double *ox, double *oy)
 {
-	double rad = s->c->mp.radius + 4;
+	double rad = s->cfg.mp.radius + 4;
 
 	for (int i = 0; i < 40; i++) {
 		double a = wrng_range(&b->rng, 0, 2 * M_PI);
@@ -118,9 +118,9 @@ int botnav_find_cover(struct sim *s, struct bot *b, double ex, double ey,
 		double px = (x + 0.5) * m->cell, py = (y + 0.5) * m->cell;
 
 		if (d > 0 && !geom_los(m, ex, ey, px, py) &&
-		    !geom_los(m, ex, ey, px, py - s->c->mp.radius) &&
-		    !geom_los(m, ex, ey, px, py + s->c->mp.radius) &&
-		    !geom_circle_blocked(m, px, py, s->c->mp.radius + 2)) {
+		    !geom_los(m, ex, ey, px, py - s->cfg.mp.radius) &&
+		    !geom_los(m, ex, ey, px, py + s->cfg.mp.radius) &&
+		    !geom_circle_blocked(m, px, py, s->cfg.mp.radius + 2)) {
 			*cx = px;
 			*cy = py;
 			return 0;

@@ -236,7 +236,7 @@ int sim_run_stats(const struct map *m, const struct sim_config *c,
 		  struct sim_stats *st)
 {
 	struct sim *s;
-	int rc = sim_open(m, c, t, &s);
+	int rc = sim_open(m, c, t, ev, &s);
 
 	if (rc)
 		return rc;
@@ -248,7 +248,7 @@ int sim_run_stats(const struct map *m, const struct sim_config *c,
 }
 
 int sim_open(const struct map *m, const struct sim_config *c, struct trace *t,
-	     struct sim **out)
+	     struct trace_events *ev, struct sim **out)
 {
 	struct sim *s;
 	int rc;
@@ -263,7 +263,6 @@ int sim_open(const struct map *m, const struct sim_config *c, struct trace *t,
 		return -ENOMEM;
 	s->m = m;
 	s->cfg = *c;
-	s->c = &s->cfg;
 	s->n = c->nbots;
 	s->dt = 1.0 / c->tick_hz;
 	s->ticks = (long)ceil(c->duration_s * c->tick_hz - 1e-9);
@@ -287,6 +286,11 @@ int sim_open(const struct map *m, const struct sim_config *c, struct trace *t,
 	t->tick_ns = (int64_t)llround(1e9 / c->tick_hz);
 	t->seed = c->seed;
 	snprintf(t->map, sizeof(t->map), "%s", m->name);
+	s->ev = ev;
+	new_round(s);
+	for (int i = 0; i < s->n; i++)
+		spawn(s, &s->bots[i]);
+	s->ev = NULL;
 	*out = s;
 	return 0;
 }
@@ -297,7 +301,7 @@ static int tick(struct sim *s, long k, struct trace *t)
 	int rc;
 
 	s->t = (double)k * s->dt;
-	s->t_ns = (int64_t)((k * (int64_t)1000000000) / s->c->tick_hz);
+	s->t_ns = (int64_t)((k * (int64_t)1000000000) / s->cfg.tick_hz);
 	rules(s);
 	rc = record(s, t);
 	if (rc)
@@ -310,7 +314,7 @@ static int tick(struct sim *s, long k, struct trace *t)
 		if (!b->alive)
 			continue;
 		bot_think(s, b, &wx, &wy, &ws);
-		move_step(s->m, &s->c->mp, &b->b, wx, wy, ws, s->dt);
+		move_step(s->m, &s->cfg.mp, &b->b, wx, wy, ws, s->dt);
 		pickups(s, b);
 	}
 	return s->err;
@@ -320,7 +324,7 @@ int64_t sim_next_ns(const struct sim *s)
 {
 	if (s->k >= s->ticks)
 		return INT64_MAX;
-	return (int64_t)((s->k * (int64_t)1000000000) / s->c->tick_hz);
+	return (int64_t)((s->k * (int64_t)1000000000) / s->cfg.tick_hz);
 }
 
 int sim_step_until(struct sim *s, int64_t t_ns, struct trace *t,
@@ -329,14 +333,6 @@ int sim_step_until(struct sim *s, int64_t t_ns, struct trace *t,
 	int rc = s->err;
 
 	s->ev = ev;
-	if (!rc && s->k == 0 && !s->spawned && sim_next_ns(s) < t_ns) {
-		/* the first round and its spawn events come with tick 0 */
-		new_round(s);
-		for (int i = 0; i < s->n; i++)
-			spawn(s, &s->bots[i]);
-		s->spawned = 1;
-		rc = s->err;
-	}
 	while (!rc && sim_next_ns(s) < t_ns)
 		rc = tick(s, s->k++, t);
 	s->ev = NULL;

@@ -49,15 +49,16 @@ int sim_run_stats(const struct map *m, const struct sim_config *c,
 
 /* The same run a few ticks at a time, for a host that needs the game as
  * it is played rather than up front (an fps-client): sim_open checks the
- * config as sim_run does and sets t's tick, map name and seed (0,
- * -EINVAL, -ENOMEM); sim_step_until runs every tick whose time (ns from
+ * config as sim_run does, sets t's tick, map name and seed and starts the
+ * first round (its spawn events go to ev) (0, -EINVAL, -ENOMEM);
+ * sim_step_until runs every tick whose time (ns from
  * the first) is below t_ns, appending to t and ev, and returns 0 or the
  * first error, which it keeps returning; sim_next_ns is the time of the
  * next tick, INT64_MAX after the last. Ticks run in chunks give exactly
  * sim_run's trace. c is copied; m must outlive the run. */
 struct sim;
 int sim_open(const struct map *m, const struct sim_config *c, struct trace *t,
-	     struct sim **out);
+	     struct trace_events *ev, struct sim **out);
 int sim_step_until(struct sim *s, int64_t t_ns, struct trace *t,
 		   struct trace_events *ev);
 int64_t sim_next_ns(const struct sim *s);

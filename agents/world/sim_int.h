@@ -94,7 +94,6 @@ struct item_state {
 
 struct sim {
 	const struct map *m;
-	const struct sim_config *c; /* &cfg */
 	struct sim_config cfg;
 	struct nav nav;
 	struct wrng rng;
@@ -104,7 +103,6 @@ struct sim {
 	double t, dt;
 	int64_t t_ns;
 	long k, ticks; /* the next tick to run, and the run's number */
-	int spawned;   /* the first round has started */
 	struct trace_events *ev;
 	int err;
 	uint8_t vis[SIM_MAX_BOTS][SIM_MAX_BOTS]; /* mutual LOS this tick */

@@ -22,6 +22,7 @@
 #include <sys/timerfd.h>
 
 #include "bridge_int.h"
+#include "util.h"
 
 #define POOL_SMALL 16384
 #define POOL_LARGE 64
@@ -63,17 +64,8 @@ int bridge_set_default_rx(enum bridge_rx rx)
 static int env_long(const char *name, long lo, long hi, long *out)
 {
 	const char *env = getenv(name);
-	char *end;
-	long v;
 
-	if (env == NULL || *env == '\0')
-		return 0;
-	errno = 0;
-	v = strtol(env, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	return env == NULL || *env == '\0' ? 0 : csv_long(env, lo, hi, out);
 }
 
 int bridge_spin_from_env(int64_t *ns)

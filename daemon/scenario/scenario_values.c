@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,19 +111,14 @@ static int parse_subnet(const struct sk_key *k, const char *s, char *out,
 static int parse_int(const struct sk_key *k, const char *text, char *field,
 		     char *err, size_t errlen)
 {
-	long long lo = (long long)(int64_t)k->min;
-	long long hi = (long long)(int64_t)k->max;
-	char *end;
-	long long v;
+	long lo = (long)(int64_t)k->min, hi = (long)(int64_t)k->max, v;
 
-	errno = 0;
-	v = strtoll(text, &end, 10);
-	if (end == text || *end || errno == EINVAL) {
+	if (csv_long(text, LONG_MIN, LONG_MAX, &v) < 0) {
 		snprintf(err, errlen, "'%s' is not a decimal number", text);
 		return -EINVAL;
 	}
-	if (errno == ERANGE || v < lo || v > hi) {
-		snprintf(err, errlen, "%s out of range (%lld to %lld)", text, lo,
+	if (v < lo || v > hi) {
+		snprintf(err, errlen, "%s out of range (%ld to %ld)", text, lo,
 			 hi);
 		return -EINVAL;
 	}

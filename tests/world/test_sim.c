@@ -96,7 +96,7 @@ static char *stepped_bytes(const struct map *m, uint64_t seed, int bots,
 	tick = 1000000000 / c.tick_hz;
 	trace_init(&t);
 	trace_events_init(&ev);
-	cr_assert_eq(sim_open(m, &c, &t, &s), 0);
+	cr_assert_eq(sim_open(m, &c, &t, &ev, &s), 0);
 	cr_assert_eq(sim_step_until(s, 0, &t, &ev), 0);
 	cr_assert_eq(t.n, 0, "nothing runs before tick 0");
 	for (int k = 1; sim_next_ns(s) != INT64_MAX; k += 6) {
