@@ -65,13 +65,13 @@ static int set_schedules(struct sim_net *n, const struct scenario *sc)
 		char why[400];
 		int err = scenario_link_schedule(l, &s, why, sizeof(why));
 
-		if (err < 0 || s == NULL)
+		if (err < 0)
 			return err;
-		ab = link_get(n, l->a, l->b, &err);
-		ba = ab ? link_get(n, l->b, l->a, &err) : NULL;
-		if (ab && ba)
-			err = netem_link_set_schedule(ab, s, 0);
-		if (ab && ba && err == 0)
+		if (s == NULL)
+			continue; /* this link has no schedule; others may */
+		if ((ab = link_get(n, l->a, l->b, &err)) != NULL &&
+		    (ba = link_get(n, l->b, l->a, &err)) != NULL &&
+		    (err = netem_link_set_schedule(ab, s, 0)) == 0)
 			err = netem_link_set_schedule(ba, s, 0);
 		netem_sched_free(s);
 		if (err < 0)

@@ -6,7 +6,8 @@
  * conserved from the players' metrics through the link counters to the
  * observers' (p2p and through a relay); a 10% loss is 10% within 5
  * binomial standard deviations; the duration stops hosts; a [schedule]
- * change applies; exec hosts are refused with the host named (other
+ * change applies, and a [link] schedule applies behind a link without
+ * one; exec hosts are refused with the host named (other
  * roles and bad args are refused by the loader already); a datagram
  * whose jitter draw is below -delay arrives when it was sent, never
  * before.
@@ -349,6 +350,27 @@ Test(sim_rep, duration_stops_and_schedule_applies)
 	cr_assert_eq(col_all(f, "end", "signal"), 1);
 	cr_assert_eq(col_all(f, "played_s", "3.425"), 1);
 	cr_assert_eq(col_all(f, "late_max_ms", "0.000"), 1);
+	scenario_free(sc);
+	fx_rmdir(tmp);
+}
+
+/* The first [link] has no schedule, the second one has: the second's
+ * still applies (p2's datagrams are all lost from 1 s, p1's are not). */
+Test(sim_rep, link_schedule_after_a_link_without_one)
+{
+	const char *tmp = fx_tmpdir();
+	char text[4096], d[PATH_MAX], f[PATH_MAX * 2];
+	struct scenario *sc;
+
+	p2p_dur(text, sizeof(text), 4, 2, NULL,
+		"[link p1 obs]\nboth = delay 5ms\n"
+		"[link p2 obs]\nschedule = \"at 1s loss 100%\"\n");
+	sc = fx_load(tmp, "lsched", text);
+	snprintf(d, sizeof(d), "%s/d", tmp);
+	run(sc, 1, d, NULL);
+	snprintf(f, sizeof(f), "%s/counters.csv", d);
+	cr_assert_gt(fx_csv_sum(f, "drop_loss", "src", "p2"), 0);
+	cr_assert_eq(fx_csv_sum(f, "drop_loss", "src", "p1"), 0);
 	scenario_free(sc);
 	fx_rmdir(tmp);
 }
