@@ -32,19 +32,22 @@ T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447,
        13: 2.160, 14: 2.145, 15: 2.131, 19: 2.093, 29: 2.045}
 
 
+def t95(df):
+    """Two-sided 95% t quantile for df degrees of freedom (df >= 1)."""
+    if df in T95:
+        return T95[df]
+    if df > 29:
+        return 1.96
+    # the quantile of the next smaller df in the table: wider
+    return T95[max(k for k in T95 if k < df)]
+
+
 def ci(v):
     """Mean and 95% t half-width of the values v (nan with one value)."""
     m = st.mean(v)
     if len(v) < 2:
         return m, float('nan')
-    df = len(v) - 1
-    if df in T95:
-        t = T95[df]
-    elif df > 29:
-        t = 1.96
-    else:  # the quantile of the next smaller df in the table: wider
-        t = T95[max(k for k in T95 if k < df)]
-    return m, t * st.stdev(v) / math.sqrt(len(v))
+    return m, t95(len(v) - 1) * st.stdev(v) / math.sqrt(len(v))
 
 
 def rows(path):
@@ -146,8 +149,7 @@ def cmd_lagcomp(run):
 def sweep_points(sw):
     """[(point, {axis: value}, {predictor: row})] of a sweep."""
     s = rows(os.path.join(sw, 'sweep.csv'))
-    axes = [c for c in s[0] if c.startswith(('link.', 'predictor.'))
-            and c.count('.') >= 1 and c not in ('predictor',)]
+    axes = [c for c in s[0] if c.startswith(('link.', 'predictor.'))]
     pts = {}
     for r in s:
         k = int(r['point'])
@@ -213,7 +215,7 @@ def cmd_led(path):
           'u) mean ± SD [95% CI] | change | t | df | p | d |')
     print('|---|---|---|---|---|---|---|---|')
     n = int(re.search(r': (\d+) of \d+ paths', txt).group(1))
-    h = T95.get(n - 1, 1.96) / math.sqrt(n)
+    h = t95(n - 1) / math.sqrt(n)
     for line in txt.splitlines():
         m = re.match(r'(updates_per_s|err_mean)\s+([\d.]+) ± ([\d.]+)\s+'
                      r'([\d.]+) ± ([\d.]+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)',

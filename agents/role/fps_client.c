@@ -471,7 +471,6 @@ struct cache_slot {
 
 struct fps_bundle_cache {
 	struct cache_slot s[CACHE_SLOTS];
-	uint64_t hits, misses;
 };
 
 int fps_bundle_cache_new(struct fps_bundle_cache **out)
@@ -483,13 +482,6 @@ int fps_bundle_cache_new(struct fps_bundle_cache **out)
 void fps_bundle_cache_free(struct fps_bundle_cache *c)
 {
 	free(c);
-}
-
-void fps_bundle_cache_stats(const struct fps_bundle_cache *c, uint64_t *hits,
-			    uint64_t *misses)
-{
-	*hits = c->hits;
-	*misses = c->misses;
 }
 
 static struct cache_slot *cache_slot(struct fps_bundle_cache *c,
@@ -541,7 +533,6 @@ static const struct cache_slot *cache_hit(struct fps_bundle_cache *c,
 
 	if (!k || k->len != len || memcmp(k->buf, buf, len))
 		return NULL;
-	c->hits++;
 	return k;
 }
 
@@ -577,7 +568,6 @@ static int on_bundle(struct fps_client *cl, int64_t now, const uint8_t *buf,
 	if (c && n <= CACHE_PDUS) {
 		struct cache_slot *k = cache_slot(c, buf, len);
 
-		c->misses++;
 		k->len = len;
 		k->n = n;
 		memcpy(k->buf, buf, len);

@@ -87,8 +87,5 @@ void fps_client_stats(const struct fps_client *cl, struct fps_client_stats *o);
 
 int fps_bundle_cache_new(struct fps_bundle_cache **out); /* 0, -ENOMEM */
 void fps_bundle_cache_free(struct fps_bundle_cache *c);
-/* Bundles taken from the cache, and bundles decoded into it. */
-void fps_bundle_cache_stats(const struct fps_bundle_cache *c, uint64_t *hits,
-			    uint64_t *misses);
 
 #endif
