@@ -61,7 +61,15 @@ void lc_part_world(const struct lc_body *b, const struct lc_pose *p, int part,
 		   struct lc_capsule *out)
 {
 	const struct lc_capsule *c = &b->part[stance(p)][part];
-	double co = cos(p->yaw * M_PI / 180.0), si = sin(p->yaw * M_PI / 180.0);
+	double co = 1, si = 0;
+
+	/* a part on the body's vertical axis turns onto itself: the yaw
+	 * only rotates zeros, so the sine and cosine are not needed */
+	if (c->a[0] != 0 || c->a[1] != 0 || c->b[0] != 0 || c->b[1] != 0 ||
+	    !isfinite(p->yaw)) {
+		co = cos(p->yaw * M_PI / 180.0);
+		si = sin(p->yaw * M_PI / 180.0);
+	}
 
 	to_world(p, co, si, c->a, out->a);
 	to_world(p, co, si, c->b, out->b);

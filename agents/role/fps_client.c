@@ -29,9 +29,13 @@
 #define SHOT_RING  1024
 #define VIEW_RANGE 4000.0
 
+/* A remote player's snapshot, as much of it as rendering uses (the
+ * velocity is not), in half a cache line: 64 rings of 32 of them a
+ * client. */
 struct snap {
-	int64_t tick;
-	struct fps_state st;
+	double x, y, yaw;
+	uint32_t tick;
+	uint8_t crouch, alive, team;
 };
 
 struct remote {
@@ -178,6 +182,16 @@ static int tx(struct fps_client *cl, size_t len, role_emit_fn emit, void *arg)
 	return rc == ROLE_EMIT_FAILED ? 0 : rc;
 }
 
+static void snap_state(const struct snap *s, struct fps_state *out,
+		       int64_t *tick)
+{
+	memset(out, 0, sizeof(*out));
+	out->pose = (struct lc_pose){s->x, s->y, s->yaw, s->crouch};
+	out->alive = s->alive;
+	out->team = s->team;
+	*tick = s->tick;
+}
+
 /* Remote player p as rendered at now: 0 and *out, -ENOENT if never
  * seen. *tick gets the newest snapshot tick the picture uses. The ring
  * is kept in tick order (on_snapshot), so walking back from the newest
@@ -207,19 +221,16 @@ static int render(const struct fps_client *cl, int p, int64_t now,
 	}
 	if (!a || !b) {
 		/* before the oldest or after the newest: hold the nearest */
-		const struct snap *s = a ? a : b;
-
-		*out = s->st;
-		*tick = s->tick;
+		snap_state(a ? a : b, out, tick);
 		return 0;
 	}
 	{
-		double f = (rt - (double)a->tick) / (double)(b->tick - a->tick);
+		double f = (rt - (double)a->tick) /
+			   (double)((int64_t)b->tick - (int64_t)a->tick);
 
-		*out = b->st;
-		out->pose.x = a->st.pose.x + f * (b->st.pose.x - a->st.pose.x);
-		out->pose.y = a->st.pose.y + f * (b->st.pose.y - a->st.pose.y);
-		*tick = b->tick;
+		snap_state(b, out, tick);
+		out->pose.x = a->x + f * (b->x - a->x);
+		out->pose.y = a->y + f * (b->y - a->y);
 	}
 	return 0;
 }
@@ -503,7 +514,11 @@ static void on_snapshot(struct fps_client *cl, int64_t now,
 	if (u->idx == cl->me)
 		return; /* the authoritative echo of itself: unused */
 	r = &cl->rem[u->idx];
-	remote_add(r, &(struct snap){u->seq, u->st});
+	remote_add(r, &(struct snap){u->st.pose.x, u->st.pose.y,
+				     u->st.pose.yaw, u->seq,
+				     (uint8_t)u->st.pose.crouch,
+				     (uint8_t)u->st.alive,
+				     (uint8_t)u->st.team});
 }
 
 /* Decode a snapshot bundle into u: 0, or -EPROTO when one of its PDUs

@@ -13,6 +13,24 @@
 
 #include <math.h>
 
+/* Whether the walk from cell (cx, cy) to the segment's end (ex, ey, in
+ * cells) can meet no wall: the cells it visits lie in the box of the two
+ * end cells (grown by one each way for an end on a grid line), and that
+ * box holds none. Then the walk would return 1, so it need not run. */
+static int open_box(const struct map *m, int cx, int cy, double ex, double ey)
+{
+	double fx = floor(ex), fy = floor(ey);
+	int x1, y1;
+
+	if (!(fx >= -1 && fx <= m->w && fy >= -1 && fy <= m->h))
+		return 0;
+	x1 = (int)fx;
+	y1 = (int)fy;
+	return map_walls_in(m, (cx < x1 ? cx : x1) - 1, (cy < y1 ? cy : y1) - 1,
+			    (cx > x1 ? cx : x1) + 1,
+			    (cy > y1 ? cy : y1) + 1) == 0;
+}
+
 /* Walk from a to b. Returns 1 if clear; when hit_t is non-NULL the
  * parameter in [0,1] at which the first wall cell is entered. */
 static int walk(const struct map *m, double ax, double ay, double bx, double by,
@@ -45,6 +63,8 @@ static int walk(const struct map *m, double ax, double ay, double bx, double by,
 			*hit_t = 0;
 		return 0;
 	}
+	if (open_box(m, cx, cy, x0 + dx, y0 + dy))
+		return 1;
 	tdx = sx ? 1.0 / fabs(dx) : INFINITY;
 	tdy = sy ? 1.0 / fabs(dy) : INFINITY;
 	tmx = sx > 0 ? (cx + 1 - x0) * tdx

@@ -12,8 +12,23 @@ void map_free(struct map *m)
 {
 	free(m->cells);
 	free(m->marks);
+	free(m->walls);
 	m->cells = NULL;
 	m->marks = NULL;
+	m->walls = NULL;
+}
+
+long map_walls_in(const struct map *m, int x0, int y0, int x1, int y1)
+{
+	size_t w = (size_t)m->w + 1;
+
+	if (x0 < 0 || y0 < 0 || x1 >= m->w || y1 >= m->h || x0 > x1 ||
+	    y0 > y1 || !m->walls)
+		return -1;
+	return (long)m->walls[(size_t)(y1 + 1) * w + (size_t)(x1 + 1)] -
+	       (long)m->walls[(size_t)y0 * w + (size_t)(x1 + 1)] -
+	       (long)m->walls[(size_t)(y1 + 1) * w + (size_t)x0] +
+	       (long)m->walls[(size_t)y0 * w + (size_t)x0];
 }
 
 void map_cell_of(const struct map *m, double x, double y, int *cx, int *cy)

@@ -67,6 +67,10 @@ struct map {
 	double cell;
 	int w, h;
 	uint8_t *cells; /* enum map_cell, row-major w*h */
+	/* walls[y * (w + 1) + x]: wall cells in columns < x of rows < y, a
+	 * summed-area table (Crow 1984) that counts a rectangle's walls in
+	 * four reads (map_walls_in) */
+	uint32_t *walls;
 	char *marks;	/* marker letter of each cell or 0 */
 	int nteams;
 	char team_name[MAP_MAX_TEAMS + 1][MAP_NAME_LEN]; /* [1..nteams] */
@@ -84,6 +88,10 @@ int map_parse(const char *buf, size_t len, struct map *out, char *err,
 	      size_t errlen);
 int map_read(FILE *f, struct map *out, char *err, size_t errlen);
 void map_free(struct map *m);
+
+/* Wall cells in columns x0..x1, rows y0..y1 (inclusive); a rectangle
+ * that reaches outside the grid counts as walled (-1). */
+long map_walls_in(const struct map *m, int x0, int y0, int x1, int y1);
 
 /* 1 if cell (cx, cy) blocks movement and sight (walls and outside). */
 static inline int map_blocked(const struct map *m, int cx, int cy)

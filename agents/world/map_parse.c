@@ -371,6 +371,24 @@ static int apply(struct map *m, char **tok, int nt, int line, char *err,
 	return 0;
 }
 
+/* The summed-area table of the walls (map.h), once the grid is final. */
+static int sum_walls(struct map *m)
+{
+	size_t w = (size_t)m->w + 1;
+
+	m->walls = calloc(w * ((size_t)m->h + 1), sizeof(*m->walls));
+	if (!m->walls)
+		return -ENOMEM;
+	for (size_t y = 0; y < (size_t)m->h; y++)
+		for (size_t x = 0; x < (size_t)m->w; x++)
+			m->walls[(y + 1) * w + x + 1] =
+				m->walls[y * w + x + 1] +
+				m->walls[(y + 1) * w + x] -
+				m->walls[y * w + x] +
+				(m->cells[y * (size_t)m->w + x] == MAP_WALL);
+	return 0;
+}
+
 int map_parse(const char *buf, size_t len, struct map *out, char *err,
 	      size_t errlen)
 {
@@ -507,6 +525,7 @@ int map_parse(const char *buf, size_t len, struct map *out, char *err,
 		rc = fail(err, errlen, grid + 1, "map has no spawn");
 		goto out;
 	}
+	rc = sum_walls(m);
 out:
 	free(copy);
 	free(ln);

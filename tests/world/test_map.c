@@ -207,3 +207,29 @@ Test(world_map, nul_and_garbage_do_not_crash)
 		     -EINVAL);
 	cr_assert_eq(map_parse("", 0, &m, err, sizeof(err)), -EINVAL);
 }
+
+/* map_walls_in counts a rectangle's wall cells as a scan of it does, and
+ * calls a rectangle that leaves the grid walled. */
+Test(world_map, wall_counts_match_a_scan)
+{
+	struct map m;
+
+	load("dust", &m);
+	for (int y0 = 0; y0 < m.h; y0 += 3)
+		for (int x0 = 0; x0 < m.w; x0 += 4)
+			for (int y1 = y0; y1 < m.h; y1 += 5)
+				for (int x1 = x0; x1 < m.w; x1 += 7) {
+					long n = 0;
+
+					for (int y = y0; y <= y1; y++)
+						for (int x = x0; x <= x1; x++)
+							n += m.cells[y * m.w + x] ==
+							     MAP_WALL;
+					cr_assert_eq(map_walls_in(&m, x0, y0,
+								  x1, y1),
+						     n);
+				}
+	cr_assert_eq(map_walls_in(&m, -1, 0, 2, 2), -1);
+	cr_assert_eq(map_walls_in(&m, 0, 0, m.w, 2), -1);
+	map_free(&m);
+}
