@@ -667,6 +667,11 @@ int fps_client_recv(struct fps_client *cl, int64_t now_ns, const uint8_t *buf,
 	return on_hit_taken(cl, now_ns, &d, emit, arg);
 }
 
+void fps_client_use_cache(struct fps_client *cl, struct fps_bundle_cache *c)
+{
+	cl->c.cache = c;
+}
+
 void fps_client_stats(const struct fps_client *cl, struct fps_client_stats *o)
 {
 	*o = cl->st;

@@ -85,6 +85,11 @@ int fps_client_recv(struct fps_client *cl, int64_t now_ns, const uint8_t *buf,
 		    size_t len, role_emit_fn emit, void *arg);
 void fps_client_stats(const struct fps_client *cl, struct fps_client_stats *o);
 
+/* The cache the client's next calls use (fps_client_cfg.cache): a
+ * process whose threads take turns running a client gives it the cache
+ * of the thread that runs it. */
+void fps_client_use_cache(struct fps_client *cl, struct fps_bundle_cache *c);
+
 int fps_bundle_cache_new(struct fps_bundle_cache **out); /* 0, -ENOMEM */
 void fps_bundle_cache_free(struct fps_bundle_cache *c);
 

@@ -1,19 +1,10 @@
 /*
- * netsim.c: the simulator host (see netsim.h). One repetition is a
- * discrete-event loop over four kinds of events, all in one queue ordered
- * by (virtual time, push order): the end of the scenario's duration,
- * [schedule] changes, host wake-ups (player ticks, observer frames, the
- * end of a linger or of a relay) and link deliveries (one pending event
- * per directed link, at the link's earliest delivery time; a generation
- * number retires events that a later, earlier arming made stale). A
- * datagram a role emits goes to the host whose address its destination
- * names, through the directed link's netem engine, and arrives at the
- * delivery time the netem engine gives it; the receiving host takes it on the
- * lane its port selects, as its socket would. Hosts end as their agents
- * would, or at the duration like SIGTERM, and write the agents' metrics
- * files; the repetition then writes counters.csv, hosts.csv and
- * changes.csv as the emulator does. sim_scenario (netsim_scenario.c)
- * runs the repetitions into a results directory and writes the summary.
+ * netsim.c: the simulator host (see netsim.h). One repetition builds its
+ * hosts (the agents' own option parsers and role machines), their truth
+ * and their links, lets sim_loop.c run the events, and writes what the
+ * emulator writes: the agents' metrics files, counters.csv, hosts.csv
+ * and changes.csv. sim_scenario (netsim_scenario.c) runs the repetitions
+ * into a results directory and writes the summary.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -31,209 +22,6 @@
 #include "results.h"
 #include "netsim.h"
 #include "netsim_int.h"
-
-enum { EV_END, EV_SCHED, EV_WAKE, EV_LINK };
-
-struct truth_slot {
-	char key[2 * PATH_MAX + 128]; /* trace and training session */
-	struct role_truth tr;
-};
-
-struct sim {
-	const struct scenario *sc;
-	unsigned rep, n, live, cur;
-	uint64_t seed;
-	const char *dir;
-	struct sim_host *h;
-	int *dest_host; /* n * SHELL_MAX_DEST: host of each --to */
-	struct sim_net *net;
-	struct sim_queue q;
-	uint64_t *link_gen;  /* n * n */
-	int64_t *link_armed; /* n * n: time of the live link event */
-	struct truth_slot *truth;
-	unsigned ntruth;
-	struct sim_fps_games *games; /* maps and bot games of fps hosts */
-	int64_t now;
-	FILE *changes;
-	struct sim_stats st;
-	uint64_t unroutable, to_self, corrupt_dropped;
-};
-
-/* ---- the network side ---- */
-
-static int arm_link(struct sim *s, unsigned idx, int64_t next, int force)
-{
-	if (next == INT64_MAX || (!force && next >= s->link_armed[idx]))
-		return 0;
-	/* a packet whose time_to_send has passed (a jitter draw below
-	 * -delay) leaves now, as from the kernel's tfifo: never earlier
-	 * than it was sent */
-	if (next < s->now)
-		next = s->now;
-	s->link_gen[idx]++;
-	s->link_armed[idx] = next;
-	return sim_queue_push(&s->q, next, EV_LINK, idx, s->link_gen[idx]);
-}
-
-/* role_emit_fn for every host: s->cur is the host that emits. */
-static int emit(void *arg, const struct role_dgram *d)
-{
-	struct sim *s = arg;
-	const struct sim_host *h = &s->h[s->cur];
-	int dst;
-	uint16_t port;
-	int64_t next;
-	int err;
-
-	if (h->fps) {
-		err = sim_fps_route(h, d, &dst, &port);
-		if (err)
-			return err;
-	} else {
-		dst = s->dest_host[s->cur * SHELL_MAX_DEST + d->dest];
-		port = (uint16_t)(ntohs(h->o.dest[d->dest].sin_port) + d->lane);
-	}
-
-	if (dst < 0) {
-		s->unroutable++; /* no host has that address: ARP fails */
-		return 0;
-	}
-	if ((unsigned)dst == s->cur) {
-		s->to_self++; /* loopback: not modelled */
-		return 0;
-	}
-	err = sim_net_offer(s->net, s->cur, (unsigned)dst, port, d->buf, d->len,
-			    s->now, &next);
-	if (err)
-		return err;
-	s->st.datagrams++;
-	return arm_link(s, s->cur * s->n + (unsigned)dst, next, 0);
-}
-
-/* A corrupted frame reaches the application only when the flipped bit is
- * in the Ethernet source address (octets 6..11): any other octet breaks
- * the destination address, the EtherType, the IPv4 header checksum or the
- * UDP checksum, and the receiving kernel drops the frame. */
-static int corrupt_survives(const struct sim_dgram *d)
-{
-	return d->corrupt_byte >= 6 && d->corrupt_byte < 12;
-}
-
-static int deliver(struct sim *s, const struct sim_dgram *d)
-{
-	struct sim_host *h = &s->h[d->dst];
-	int err = 0;
-
-	if (d->corrupted && !corrupt_survives(d)) {
-		s->corrupt_dropped++;
-		return 0;
-	}
-	if (h->fps) {
-		s->cur = d->dst;
-		return sim_fps_recv(h, d->src, d->dport, s->now, d->data,
-				    d->len, emit, s);
-	}
-	if (d->dport < h->o.port) {
-		h->rx_dropped++;
-		return 0;
-	}
-	s->cur = d->dst;
-	err = sim_host_recv(h, (uint16_t)(d->dport - h->o.port), s->now,
-			    d->data, d->len, emit, s);
-	return err;
-}
-
-static int on_link(struct sim *s, unsigned idx)
-{
-	unsigned src = idx / s->n, dst = idx % s->n;
-	struct sim_dgram d;
-	int64_t next;
-	int err = 0;
-
-	s->link_armed[idx] = INT64_MAX;
-	while (!err && sim_net_dequeue(s->net, src, dst, s->now, &d)) {
-		err = deliver(s, &d);
-		sim_net_release(s->net, &d);
-	}
-	if (err)
-		return err;
-	next = sim_net_next(s->net, src, dst);
-	if (next <= s->now)
-		next = s->now + 1; /* a slot that opens later */
-	return arm_link(s, idx, next, 1);
-}
-
-/* ---- hosts ---- */
-
-static void host_ended(struct sim *s, unsigned i)
-{
-	struct sim_host *h = &s->h[i];
-
-	if (h->done && h->gen != UINT64_MAX) {
-		h->gen = UINT64_MAX; /* retire its pending wake-up */
-		s->live--;
-	}
-}
-
-static int on_wake(struct sim *s, unsigned i)
-{
-	struct sim_host *h = &s->h[i];
-	int64_t next;
-	int err;
-
-	s->cur = i;
-	err = h->fps ? sim_fps_wake(h, s->now, emit, s, &next)
-		     : sim_host_wake(h, s->now, emit, s, &next);
-	if (err) {
-		log_warnx("simulator: host %s: %s", h->sh->name,
-			  strerror(-err));
-		host_ended(s, i);
-		return 0; /* the host failed, the run goes on, as emulated */
-	}
-	if (h->done) {
-		host_ended(s, i);
-		return 0;
-	}
-	if (next == INT64_MAX)
-		return 0;
-	h->gen++;
-	return sim_queue_push(&s->q, next, EV_WAKE, i, h->gen);
-}
-
-static void stop_all(struct sim *s)
-{
-	for (unsigned i = 0; i < s->n; i++) {
-		if (s->h[i].done)
-			continue;
-		sim_host_finish(&s->h[i], s->now, 1);
-		host_ended(s, i);
-	}
-}
-
-static int on_sched(struct sim *s, unsigned k)
-{
-	const struct sc_change *c = &s->sc->changes[k];
-	char text[512];
-	int err;
-
-	err = sim_net_set_spec(s->net, c->src, c->dst, &c->spec, s->now);
-	netem_spec_print(&c->spec, text, sizeof(text));
-	if (err) {
-		log_warnx("schedule: %s>%s: %s", s->sc->hosts[c->src].name,
-			  s->sc->hosts[c->dst].name, strerror(-err));
-		return 0;
-	}
-	log_debug("t=%.3f s: %s>%s set to '%s' (schedule, simulated)",
-		  (double)s->now / 1e9, s->sc->hosts[c->src].name,
-		  s->sc->hosts[c->dst].name, text);
-	if (s->changes)
-		fprintf(s->changes, "%.6f,schedule,%s,%s,\"%s\"\n",
-			(double)s->now / 1e9, s->sc->hosts[c->src].name,
-			s->sc->hosts[c->dst].name, text);
-	/* queued packets keep their times, but the link may be new */
-	return arm_link(s, c->src * s->n + c->dst,
-			sim_net_next(s->net, c->src, c->dst), 0);
-}
 
 /* ---- set-up ---- */
 
@@ -424,6 +212,7 @@ static void sim_free(struct sim *s)
 		sim_host_free(&s->h[i]);
 	for (unsigned k = 0; k < s->ntruth; k++)
 		role_truth_free(&s->truth[k].tr);
+	sim_loop_free(s);
 	sim_fps_games_free(s->games);
 	sim_net_free(s->net);
 	sim_queue_free(&s->q);
@@ -449,53 +238,6 @@ static int open_changes(struct sim *s)
 	return 0;
 }
 
-static int loop(struct sim *s)
-{
-	struct sim_event e;
-	int err = 0;
-
-	while (!err && s->live > 0 && sim_queue_pop(&s->q, &e)) {
-		s->now = e.t;
-		switch (e.kind) {
-		case EV_END:
-			s->st.events++;
-			stop_all(s);
-			break;
-		case EV_SCHED:
-			s->st.events++;
-			err = on_sched(s, e.who);
-			break;
-		case EV_WAKE:
-			if (e.gen != s->h[e.who].gen)
-				break; /* retired */
-			s->st.events++;
-			err = on_wake(s, e.who);
-			break;
-		case EV_LINK:
-			if (e.gen != s->link_gen[e.who])
-				break; /* a later arming replaced it */
-			s->st.events++;
-			err = on_link(s, e.who);
-			break;
-		}
-	}
-	/* nothing left to happen (relays without --stop-after) */
-	if (!err && s->live > 0)
-		stop_all(s);
-	return err;
-}
-
-/*
- * A repetition builds its truth (trace arrays, paths, a trend map per
- * path) and frees it at the end: a few MB in blocks of up to a few
- * hundred kB. With glibc's defaults the large blocks are mmap'd and
- * unmapped each time and the heap top is trimmed, so every repetition
- * faulted its memory in afresh; profiling sim_bench put about a third of
- * its time in the kernel, mostly page faults. Keeping the memory
- * (blocks under 32 MiB from the heap, no trim under 64 MiB, 16 MiB of
- * padding per heap growth) lets the next repetition reuse it. It is
- * set once per process; allocation never changes a result.
- */
 static void alloc_keep(void)
 {
 	static int done;
@@ -534,9 +276,11 @@ int sim_run_rep(const struct scenario *sc, unsigned rep, const char *run_dir,
 	if (err == 0)
 		err = setup(&s);
 	if (err == 0)
+		err = sim_loop_start(&s);
+	if (err == 0)
 		err = open_changes(&s);
 	if (err == 0)
-		err = loop(&s);
+		err = sim_loop_run(&s);
 	if (err) {
 		if (err != -EINVAL && err != -ENOTSUP)
 			log_warnx("simulator: repetition %u: %s", rep,
@@ -561,3 +305,4 @@ int sim_run_rep(const struct scenario *sc, unsigned rep, const char *run_dir,
 	sim_free(&s);
 	return status;
 }
+

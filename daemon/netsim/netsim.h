@@ -19,6 +19,7 @@
 struct sim_stats {
 	uint64_t events;    /* discrete events processed */
 	uint64_t datagrams; /* datagrams offered to links */
+	uint64_t parallel_events; /* of events, run in two-thread batches */
 	int64_t virtual_ns; /* simulated time */
 };
 
@@ -28,6 +29,12 @@ struct sim_stats {
  * (mallopt; see sim.c): it changes no result, only the time. */
 int sim_run_rep(const struct scenario *sc, unsigned rep, const char *run_dir,
 		struct sim_stats *st);
+
+/* Threads a repetition may use: 1, or 2 to run the events of one instant
+ * for different fps hosts side by side (same results byte for byte).
+ * Unset (0), RECKON_SIM_THREADS (1 or 2) decides, else the CPU count (2
+ * from two CPUs). A sweep that runs points at once sets 1. */
+void sim_set_threads(unsigned n);
 
 /* The whole scenario in virtual time: results directory, every
  * repetition, summary and table, as `reckond run` does for the emulator.

@@ -7,10 +7,13 @@
 #ifndef RECKON_NETSIM_INT_H
 #define RECKON_NETSIM_INT_H
 
+#include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "netem.h"
+#include "netsim.h"
 #include "scenario.h"
 #include "agent_io.h"
 #include "fps_opts.h"
@@ -52,6 +55,18 @@ int sim_queue_pop(struct sim_queue *q, struct sim_event *out);
 
 /* The earliest event without removing it; NULL when empty. */
 const struct sim_event *sim_queue_peek(const struct sim_queue *q);
+
+/*
+ * sim_pool.c: a second thread for the simulator. sim_pool_run runs
+ * fn(arg, 1) on the worker and fn(arg, 0) on the caller and returns when
+ * both have returned. new: 0 or -errno.
+ */
+struct sim_pool;
+
+int sim_pool_new(struct sim_pool **out);
+void sim_pool_run(struct sim_pool *p, void (*fn)(void *arg, unsigned part),
+		  void *arg);
+void sim_pool_free(struct sim_pool *p);
 
 /*
  * sim_net.c: the simulator's network. Every directed pair of hosts is one
@@ -198,6 +213,10 @@ int sim_fps_games_new(unsigned cap, struct sim_fps_games **out);
 void sim_fps_games_free(struct sim_fps_games *g);
 int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs,
 		  int64_t *first, char *err, size_t errlen);
+int sim_fps_is_server(const struct sim_host *h);
+/* The host runs on simulator thread part (0 or 1) until told otherwise: a
+ * client uses that thread's cache of decoded bundles. */
+void sim_fps_on_thread(struct sim_host *h, unsigned part);
 /* Where a datagram the host emits goes: 0 with *dst (a host index, -1
  * for no host) and *port, or ROLE_EMIT_FAILED (no such peer yet). */
 int sim_fps_route(const struct sim_host *h, const struct role_dgram *d,
@@ -209,5 +228,49 @@ int sim_fps_recv(struct sim_host *h, unsigned src, uint16_t dport,
 		 role_emit_fn emit, void *arg);
 int sim_fps_finish(struct sim_host *h, int64_t now, int stopped);
 void sim_fps_free(struct sim_host *h);
+
+/*
+ * netsim.c and sim_loop.c: one repetition. netsim.c builds it (hosts,
+ * links, truth, the first wake-ups) and writes its results; sim_loop.c
+ * runs its events. What both see of the run:
+ */
+enum { EV_END, EV_SCHED, EV_WAKE, EV_LINK };
+
+struct truth_slot {
+	char key[2 * PATH_MAX + 128]; /* trace and training session */
+	struct role_truth tr;
+};
+
+struct sim_batch;
+
+struct sim {
+	const struct scenario *sc;
+	unsigned rep, n, live, cur;
+	uint64_t seed;
+	const char *dir;
+	struct sim_host *h;
+	int *dest_host; /* n * SHELL_MAX_DEST: host of each --to */
+	struct sim_net *net;
+	struct sim_queue q;
+	uint64_t *link_gen;  /* n * n */
+	int64_t *link_armed; /* n * n: time of the live link event */
+	struct truth_slot *truth;
+	unsigned ntruth;
+	struct sim_fps_games *games; /* maps and bot games of fps hosts */
+	struct sim_pool *pool;	     /* the second thread, or NULL */
+	struct sim_batch *bt;	     /* with the pool: the batch at hand */
+	int64_t now;
+	FILE *changes;
+	struct sim_stats st;
+	uint64_t unroutable, to_self, corrupt_dropped;
+};
+
+/* sim_loop.c. start: the second thread when the run has enough fps
+ * hosts and threads are allowed (netsim.h, sim_set_threads); 0, -EINVAL
+ * (a bad RECKON_SIM_THREADS, logged), -ENOMEM. run: the events until no
+ * host is live; 0 or the first fatal -errno. free: what start made. */
+int sim_loop_start(struct sim *s);
+int sim_loop_run(struct sim *s);
+void sim_loop_free(struct sim *s);
 
 #endif

@@ -50,6 +50,17 @@ static double mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ", N on two threads" when the repetition ran events side by side. */
+static const char *two_threads(const struct sim_stats *st, char *buf,
+			       size_t len)
+{
+	if (!st->parallel_events)
+		return "";
+	snprintf(buf, len, ", %" PRIu64 " on two threads",
+		 st->parallel_events);
+	return buf;
+}
+
 static int run_reps(const struct scenario *sc, const struct run_opts *o,
 		    const struct results_run *run)
 {
@@ -58,6 +69,7 @@ static int run_reps(const struct scenario *sc, const struct run_opts *o,
 
 	for (unsigned rep = 1; rep <= sc->repetitions && result == 0; rep++) {
 		struct sim_stats st = {0};
+		char buf[64];
 		double t0, wall;
 		int rc;
 
@@ -77,11 +89,12 @@ static int run_reps(const struct scenario *sc, const struct run_opts *o,
 		 * -q keeps it out of the terminal */
 		(o->quiet ? log_debug : log_info)(
 			"%s: rep %u/%u: %.1f s simulated in %.3f s (%.0fx real "
-			"time), %" PRIu64 " events, %" PRIu64 " datagrams",
+			"time), %" PRIu64 " events, %" PRIu64 " datagrams%s",
 			sc->name, rep, sc->repetitions,
 			(double)st.virtual_ns / 1e9, wall,
 			wall > 0 ? (double)st.virtual_ns / 1e9 / wall : 0,
-			st.events, st.datagrams);
+			st.events, st.datagrams, two_threads(&st, buf,
+							     sizeof(buf)));
 	}
 	return result;
 }

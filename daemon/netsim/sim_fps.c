@@ -4,8 +4,8 @@
  * or fps-client reads its args with the agent's own parser
  * (agents/io/fps_opts.c), builds the same fps_server or fps_client over
  * the same map and bot game (generated once per distinct game and shared
- * by the clients that play it; the clients also share one cache of
- * decoded snapshot bundles, fps_client.h), is woken when the machine
+ * by the clients that play it; the clients run by one simulator thread
+ * share a cache of decoded snapshot bundles, fps_client.h), is woken when the machine
  * asks and takes the datagrams that arrive. Routing follows the sockets: a
  * client sends to the host with its --server address; the server answers
  * player P at the host the last accepted datagram of P came from (the
@@ -40,7 +40,7 @@ struct sim_fps_game {
 struct sim_fps_games {
 	unsigned n, cap;
 	struct sim_fps_game *g;
-	struct fps_bundle_cache *cache; /* shared by every client */
+	struct fps_bundle_cache *cache[2]; /* one per simulator thread */
 };
 
 struct sim_fps {
@@ -49,6 +49,7 @@ struct sim_fps {
 	struct fps_client *cl;
 	int peer[LC_MAX_PLAYERS]; /* server: host index of player P, -1 */
 	int server_host;	  /* client: host index of --server, -1 */
+	struct fps_bundle_cache *cache[2]; /* client: the threads' caches */
 	uint64_t tx_failed;
 };
 
@@ -123,7 +124,10 @@ int sim_fps_games_new(unsigned cap, struct sim_fps_games **out)
 
 	if (g)
 		g->g = calloc(cap ? cap : 1, sizeof(*g->g));
-	if (g && g->g && fps_bundle_cache_new(&g->cache)) {
+	if (g && g->g &&
+	    (fps_bundle_cache_new(&g->cache[0]) ||
+	     fps_bundle_cache_new(&g->cache[1]))) {
+		fps_bundle_cache_free(g->cache[0]);
 		free(g->g);
 		g->g = NULL;
 	}
@@ -146,7 +150,8 @@ void sim_fps_games_free(struct sim_fps_games *g)
 		free(g->g[k].tracks);
 		map_free(&g->g[k].m);
 	}
-	fps_bundle_cache_free(g->cache);
+	fps_bundle_cache_free(g->cache[0]);
+	fps_bundle_cache_free(g->cache[1]);
 	free(g->g);
 	free(g);
 }
@@ -246,7 +251,9 @@ int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs, int64_t *first,
 					: NULL;
 		f->o.cl.duration_s = f->o.duration_s;
 		f->o.cl.seed = f->o.run.seed;
-		f->o.cl.cache = gs->cache;
+		f->o.cl.cache = gs->cache[0];
+		f->cache[0] = gs->cache[0];
+		f->cache[1] = gs->cache[1];
 		rc = fps_client_new(&f->o.cl, &f->cl);
 		if (rc)
 			snprintf(err, errlen, "fps-client: %s", strerror(-rc));
@@ -256,6 +263,17 @@ int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs, int64_t *first,
 		return rc;
 	*first = h->t0 + (rel == INT64_MAX ? 0 : rel);
 	return 0;
+}
+
+int sim_fps_is_server(const struct sim_host *h)
+{
+	return h->fps->srv != NULL;
+}
+
+void sim_fps_on_thread(struct sim_host *h, unsigned part)
+{
+	if (h->fps->cl)
+		fps_client_use_cache(h->fps->cl, h->fps->cache[part & 1]);
 }
 
 int sim_fps_route(const struct sim_host *h, const struct role_dgram *d,

@@ -332,6 +332,8 @@ int sweep_main(int argc, char *argv[], const struct run_opts *o)
 							     : "emulated",
 			 si, sn, n, jobs, dir);
 	struct sweep_ctx c = {.sc = sc, .o = o, .dir = dir, .plots = plots};
+	if (jobs > 1)
+		sim_set_threads(1); /* the points share the CPUs */
 	rc = sweep_pool_run(pts, n, jobs, o->quiet, run_point, &c, &res);
 	free(pts);
 	if (rc < 0) {

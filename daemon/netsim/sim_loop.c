@@ -1,0 +1,654 @@
+/*
+ * sim_loop.c: the simulator's discrete-event loop (netsim_int.h), over
+ * four kinds of events, all in one queue ordered by (virtual time, push
+ * order): the end of the scenario's duration, [schedule] changes, host
+ * wake-ups (player ticks, observer frames, the end of a linger or of a
+ * relay) and link deliveries (one pending event per directed link, at
+ * the link's earliest delivery time; a generation number retires events
+ * that a later, earlier arming made stale). A datagram a role emits goes
+ * to the host whose address its destination names, through the directed
+ * link's netem engine, and arrives at the delivery time the netem engine
+ * gives it; the receiving host takes it on the lane its port selects, as
+ * its socket would. Hosts end as their agents would, or at the duration
+ * like SIGTERM. The events of one instant for different fps hosts can run
+ * on two threads ("batches" below), with the same result.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "netsim_int.h"
+
+struct held { /* a datagram a host sent in a batch, offered afterwards */
+	int dst;
+	uint16_t port;
+	size_t off, len;
+};
+
+struct part { /* one thread's side of a batch */
+	struct sim *s;
+	unsigned cur; /* the host that runs */
+	struct held *d;
+	size_t n, cap;
+	uint8_t *buf;
+	size_t used, bcap;
+};
+
+struct bev { /* one event of a batch */
+	struct sim_event e;
+	unsigned host, part;
+	size_t d0, d1; /* its held datagrams in its part */
+	size_t g0, g1; /* a link's: its datagrams in batch.in */
+	int err;
+	int64_t next;
+};
+
+struct sim_batch {
+	struct bev *ev;
+	size_t n, cap, hosts; /* events, and the hosts they run on */
+	struct sim_dgram *in; /* datagrams taken off the batch's links */
+	size_t nin, incap;
+	uint8_t *ran;	     /* per host: in the batch (1), on thread 0 or 1 (2, 3) */
+	unsigned long *load; /* per host: its events' weight */
+	struct part part[2];
+};
+
+static void batch_free(struct sim_batch *b)
+{
+	free(b->ev);
+	free(b->in);
+	free(b->ran);
+	free(b->load);
+	for (int p = 0; p < 2; p++) {
+		free(b->part[p].d);
+		free(b->part[p].buf);
+	}
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- the network side ---- */
+
+static int arm_link(struct sim *s, unsigned idx, int64_t next, int force)
+{
+	if (next == INT64_MAX || (!force && next >= s->link_armed[idx]))
+		return 0;
+	/* a packet whose time_to_send has passed (a jitter draw below
+	 * -delay) leaves now, as from the kernel's tfifo: never earlier
+	 * than it was sent */
+	if (next < s->now)
+		next = s->now;
+	s->link_gen[idx]++;
+	s->link_armed[idx] = next;
+	return sim_queue_push(&s->q, next, EV_LINK, idx, s->link_gen[idx]);
+}
+
+/* Where host src's datagram d goes: 0 with *dst (-1: no host has the
+ * address) and *port, or the role's ROLE_EMIT_FAILED. Reads only src's
+ * own state and the routes set up before the run. */
+static int route(const struct sim *s, unsigned src, const struct role_dgram *d,
+		 int *dst, uint16_t *port)
+{
+	const struct sim_host *h = &s->h[src];
+
+	if (h->fps)
+		return sim_fps_route(h, d, dst, port);
+	*dst = s->dest_host[src * SHELL_MAX_DEST + d->dest];
+	*port = (uint16_t)(ntohs(h->o.dest[d->dest].sin_port) + d->lane);
+	return 0;
+}
+
+/* Offer host src's datagram to the link to dst, now. */
+static int send_to(struct sim *s, unsigned src, int dst, uint16_t port,
+		   const uint8_t *buf, size_t len)
+{
+	int64_t next;
+	int err;
+
+	if (dst < 0) {
+		s->unroutable++; /* no host has that address: ARP fails */
+		return 0;
+	}
+	if ((unsigned)dst == src) {
+		s->to_self++; /* loopback: not modelled */
+		return 0;
+	}
+	err = sim_net_offer(s->net, src, (unsigned)dst, port, buf, len, s->now,
+			    &next);
+	if (err)
+		return err;
+	s->st.datagrams++;
+	return arm_link(s, src * s->n + (unsigned)dst, next, 0);
+}
+
+/* role_emit_fn for every host: s->cur is the host that emits. */
+static int emit(void *arg, const struct role_dgram *d)
+{
+	struct sim *s = arg;
+	int dst;
+	uint16_t port;
+	int err = route(s, s->cur, d, &dst, &port);
+
+	return err ? err : send_to(s, s->cur, dst, port, d->buf, d->len);
+}
+
+/* A corrupted frame reaches the application only when the flipped bit is
+ * in the Ethernet source address (octets 6..11): any other octet breaks
+ * the destination address, the EtherType, the IPv4 header checksum or the
+ * UDP checksum, and the receiving kernel drops the frame. */
+static int corrupt_survives(const struct sim_dgram *d)
+{
+	return d->corrupt_byte >= 6 && d->corrupt_byte < 12;
+}
+
+static int deliver(struct sim *s, const struct sim_dgram *d)
+{
+	struct sim_host *h = &s->h[d->dst];
+	int err = 0;
+
+	if (d->corrupted && !corrupt_survives(d)) {
+		s->corrupt_dropped++;
+		return 0;
+	}
+	if (h->fps) {
+		s->cur = d->dst;
+		return sim_fps_recv(h, d->src, d->dport, s->now, d->data,
+				    d->len, emit, s);
+	}
+	if (d->dport < h->o.port) {
+		h->rx_dropped++;
+		return 0;
+	}
+	s->cur = d->dst;
+	err = sim_host_recv(h, (uint16_t)(d->dport - h->o.port), s->now,
+			    d->data, d->len, emit, s);
+	return err;
+}
+
+/* A link's event after its deliveries: armed for its next copy. */
+static int rearm_link(struct sim *s, unsigned idx)
+{
+	int64_t next = sim_net_next(s->net, idx / s->n, idx % s->n);
+
+	if (next <= s->now)
+		next = s->now + 1; /* a slot that opens later */
+	return arm_link(s, idx, next, 1);
+}
+
+static int on_link(struct sim *s, unsigned idx)
+{
+	unsigned src = idx / s->n, dst = idx % s->n;
+	struct sim_dgram d;
+	int err = 0;
+
+	s->link_armed[idx] = INT64_MAX;
+	while (!err && sim_net_dequeue(s->net, src, dst, s->now, &d)) {
+		err = deliver(s, &d);
+		sim_net_release(s->net, &d);
+	}
+	return err ? err : rearm_link(s, idx);
+}
+
+/* ---- hosts ---- */
+
+static void host_ended(struct sim *s, unsigned i)
+{
+	struct sim_host *h = &s->h[i];
+
+	if (h->done && h->gen != UINT64_MAX) {
+		h->gen = UINT64_MAX; /* retire its pending wake-up */
+		s->live--;
+	}
+}
+
+/* Host i has been woken: err and next are what its wake returned. */
+static int woke(struct sim *s, unsigned i, int err, int64_t next)
+{
+	struct sim_host *h = &s->h[i];
+
+	if (err) {
+		log_warnx("simulator: host %s: %s", h->sh->name,
+			  strerror(-err));
+		host_ended(s, i);
+		return 0; /* the host failed, the run goes on, as emulated */
+	}
+	if (h->done) {
+		host_ended(s, i);
+		return 0;
+	}
+	if (next == INT64_MAX)
+		return 0;
+	h->gen++;
+	return sim_queue_push(&s->q, next, EV_WAKE, i, h->gen);
+}
+
+static int on_wake(struct sim *s, unsigned i)
+{
+	struct sim_host *h = &s->h[i];
+	int64_t next;
+	int err;
+
+	s->cur = i;
+	err = h->fps ? sim_fps_wake(h, s->now, emit, s, &next)
+		     : sim_host_wake(h, s->now, emit, s, &next);
+	return woke(s, i, err, next);
+}
+
+static void stop_all(struct sim *s)
+{
+	for (unsigned i = 0; i < s->n; i++) {
+		if (s->h[i].done)
+			continue;
+		sim_host_finish(&s->h[i], s->now, 1);
+		host_ended(s, i);
+	}
+}
+
+static int on_sched(struct sim *s, unsigned k)
+{
+	const struct sc_change *c = &s->sc->changes[k];
+	char text[512];
+	int err;
+
+	err = sim_net_set_spec(s->net, c->src, c->dst, &c->spec, s->now);
+	netem_spec_print(&c->spec, text, sizeof(text));
+	if (err) {
+		log_warnx("schedule: %s>%s: %s", s->sc->hosts[c->src].name,
+			  s->sc->hosts[c->dst].name, strerror(-err));
+		return 0;
+	}
+	log_debug("t=%.3f s: %s>%s set to '%s' (schedule, simulated)",
+		  (double)s->now / 1e9, s->sc->hosts[c->src].name,
+		  s->sc->hosts[c->dst].name, text);
+	if (s->changes)
+		fprintf(s->changes, "%.6f,schedule,%s,%s,\"%s\"\n",
+			(double)s->now / 1e9, s->sc->hosts[c->src].name,
+			s->sc->hosts[c->dst].name, text);
+	/* queued packets keep their times, but the link may be new */
+	return arm_link(s, c->src * s->n + c->dst,
+			sim_net_next(s->net, c->src, c->dst), 0);
+}
+
+/* ---- batches: one instant's events on two threads ----
+ *
+ * The events due at one instant for fps hosts are independent of each
+ * other when no one of them can see another's effect: each host runs its
+ * own machine, and a link src -> dst is touched by src's sends and by its
+ * own delivery event only. So a batch gathers, in queue order, the wake-
+ * ups of fps hosts and the deliveries to them, and stops before the first
+ * event that is not such, or that is the delivery of a link whose sender
+ * already has an event in the batch (that event's sends could be due now).
+ * The batch then runs in three steps: the links' due datagrams are taken
+ * off in order (one thread); every host's events run, in order, on the
+ * thread of its index's parity, their sends held back; then, in queue
+ * order, each event's held datagrams go to their links and its wake-up or
+ * link is armed again (one thread). Every link, queue push and counter
+ * sees what it sees when the events run one after the other, so the run
+ * is the same byte for byte (netsim_threads test). A batch whose wake-ups
+ * could end the last live host runs one event at a time, as does a batch
+ * too small to be worth the hand-over.
+ */
+#define BATCH_MIN 8
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* role_emit_fn in a batch: routed now, offered at the batch's end. */
+static int hold(void *arg, const struct role_dgram *d)
+{
+	struct part *pt = arg;
+	struct held *h;
+	int dst;
+	uint16_t port;
+	int err = route(pt->s, pt->cur, d, &dst, &port);
+
+	if (err)
+		return err;
+	if (grow((void **)&pt->d, &pt->cap, pt->n + 1, sizeof(*pt->d)) ||
+	    grow((void **)&pt->buf, &pt->bcap, pt->used + d->len, 1))
+		return -ENOMEM;
+	h = &pt->d[pt->n++];
+	*h = (struct held){dst, port, pt->used, d->len};
+	memcpy(pt->buf + pt->used, d->buf, d->len);
+	pt->used += d->len;
+	return 0;
+}
+
+/* The fps host event e runs on, or -1 when e cannot join the batch. */
+static int batch_host(const struct sim *s, const struct sim_event *e)
+{
+	unsigned h = e->kind == EV_WAKE ? e->who : e->who % s->n;
+
+	if (e->kind == EV_WAKE)
+		return s->h[h].fps ? (int)h : -1;
+	if (e->kind != EV_LINK || !s->h[h].fps || s->bt->ran[e->who / s->n])
+		return -1;
+	return (int)h;
+}
+
+static int retired(const struct sim *s, const struct sim_event *e)
+{
+	return (e->kind == EV_WAKE && e->gen != s->h[e->who].gen) ||
+	       (e->kind == EV_LINK && e->gen != s->link_gen[e->who]);
+}
+
+static int batch_add(struct sim *s, const struct sim_event *e, int host)
+{
+	struct sim_batch *b = s->bt;
+
+	if (grow((void **)&b->ev, &b->cap, b->n + 1, sizeof(*b->ev)))
+		return -ENOMEM;
+	b->ev[b->n++] = (struct bev){.e = *e, .host = (unsigned)host};
+	b->hosts += !b->ran[host];
+	b->ran[host] = 1;
+	return 0;
+}
+
+/* Gather the batch that starts with e, due now. */
+static int gather(struct sim *s, const struct sim_event *e, int host)
+{
+	const struct sim_event *p;
+	struct sim_event x;
+	int err;
+
+	s->bt->n = s->bt->hosts = 0;
+	err = batch_add(s, e, host);
+	while (!err && (p = sim_queue_peek(&s->q)) != NULL && p->t == s->now) {
+		if (!retired(s, p) && (host = batch_host(s, p)) < 0)
+			break;
+		sim_queue_pop(&s->q, &x);
+		if (!retired(s, &x))
+			err = batch_add(s, &x, host);
+	}
+	return err;
+}
+
+/* Whether the batch is worth two threads, and runs as it would one event
+ * at a time. A host ends only in its wake-up, so the run can end (the
+ * last live host ended) only at the batch's last wake-up; a delivery
+ * after that would then not happen, and must not run early. */
+static int batch_parallel(const struct sim *s)
+{
+	const struct sim_batch *b = s->bt;
+	size_t wakes = 0, last_wake = 0;
+
+	for (size_t k = 0; k < b->n; k++)
+		if (b->ev[k].e.kind == EV_WAKE) {
+			wakes++;
+			last_wake = k;
+		}
+	if (b->n < BATCH_MIN || b->hosts < 2)
+		return 0;
+	return s->live > wakes || !wakes || last_wake == b->n - 1;
+}
+
+/* The work an event brings, in rough units, to share a batch between the
+ * threads: a server's wake-up sends every client its snapshot. */
+static unsigned long weight(const struct sim *s, const struct bev *v)
+{
+	if (v->e.kind == EV_LINK)
+		return v->g1 - v->g0;
+	return sim_fps_is_server(&s->h[v->host]) ? 200 : 10;
+}
+
+/* Put each host of the batch on a thread, heaviest first, each on the
+ * thread with less work so far (ran[] then holds 1 + the thread). */
+static void assign(struct sim *s)
+{
+	struct sim_batch *b = s->bt;
+	unsigned long load[2] = {0, 0};
+
+	for (size_t k = 0; k < b->n; k++)
+		b->load[b->ev[k].host] = 0;
+	for (size_t k = 0; k < b->n; k++)
+		b->load[b->ev[k].host] += weight(s, &b->ev[k]);
+	for (int heavy = 1; heavy >= 0; heavy--)
+		for (size_t k = 0; k < b->n; k++) {
+			unsigned h = b->ev[k].host;
+			int p = load[1] < load[0];
+
+			if (b->ran[h] != 1 || (b->load[h] >= 100) != heavy)
+				continue;
+			b->ran[h] = (uint8_t)(2 + p);
+			load[p] += b->load[h];
+		}
+	for (size_t k = 0; k < b->n; k++)
+		b->ev[k].part = b->ran[b->ev[k].host] - 2u;
+}
+
+/* Step 1: the batch's links give up their due datagrams, in order. */
+static int take_due(struct sim *s)
+{
+	struct sim_batch *b = s->bt;
+	struct sim_dgram d;
+
+	b->nin = 0;
+	for (size_t k = 0; k < b->n; k++) {
+		struct bev *v = &b->ev[k];
+		unsigned idx = v->e.who;
+
+		v->g0 = v->g1 = b->nin;
+		if (v->e.kind != EV_LINK)
+			continue;
+		s->link_armed[idx] = INT64_MAX;
+		while (sim_net_dequeue(s->net, idx / s->n, idx % s->n, s->now,
+				       &d)) {
+			if (d.corrupted && !corrupt_survives(&d)) {
+				s->corrupt_dropped++;
+				sim_net_release(s->net, &d);
+				continue;
+			}
+			if (grow((void **)&b->in, &b->incap, b->nin + 1,
+				 sizeof(*b->in))) {
+				sim_net_release(s->net, &d);
+				return -ENOMEM;
+			}
+			b->in[b->nin++] = d;
+		}
+		v->g1 = b->nin;
+	}
+	return 0;
+}
+
+/* Step 2, on thread part: its hosts' events, in order. */
+static void run_part(void *arg, unsigned part)
+{
+	struct sim *s = arg;
+	struct sim_batch *b = s->bt;
+	struct part *pt = &b->part[part];
+
+	pt->n = pt->used = 0;
+	for (size_t k = 0; k < b->n; k++) {
+		struct bev *v = &b->ev[k];
+		struct sim_host *h = &s->h[v->host];
+
+		if (v->part != part)
+			continue;
+		sim_fps_on_thread(h, part);
+		pt->cur = v->host;
+		v->d0 = pt->n;
+		if (v->e.kind == EV_WAKE)
+			v->err = sim_fps_wake(h, s->now, hold, pt, &v->next);
+		for (size_t g = v->g0; g < v->g1 && !v->err; g++)
+			v->err = sim_fps_recv(h, b->in[g].src, b->in[g].dport,
+					      s->now, b->in[g].data,
+					      b->in[g].len, hold, pt);
+		v->d1 = pt->n;
+	}
+}
+
+/* Step 3: each event's datagrams offered and its wake-up or link armed,
+ * in queue order. */
+static int replay(struct sim *s)
+{
+	struct sim_batch *b = s->bt;
+	int err = 0;
+
+	for (size_t k = 0; k < b->n && !err && s->live > 0; k++) {
+		struct bev *v = &b->ev[k];
+		const struct part *pt = &b->part[v->part];
+
+		for (size_t j = v->d0; j < v->d1 && !err; j++)
+			err = send_to(s, v->host, pt->d[j].dst, pt->d[j].port,
+				      pt->buf + pt->d[j].off, pt->d[j].len);
+		s->st.events++;
+		if (err)
+			break;
+		if (v->e.kind == EV_WAKE)
+			err = woke(s, v->host, v->err, v->next);
+		else
+			err = v->err ? v->err : rearm_link(s, v->e.who);
+	}
+	return err;
+}
+
+static int on_event(struct sim *s, const struct sim_event *e);
+
+static int run_batch(struct sim *s)
+{
+	struct sim_batch *b = s->bt;
+	int err = 0;
+
+	if (!batch_parallel(s)) {
+		for (size_t k = 0; k < b->n && !err && s->live > 0; k++)
+			err = on_event(s, &b->ev[k].e);
+	} else {
+		err = take_due(s);
+		if (!err) {
+			assign(s);
+			sim_pool_run(s->pool, run_part, s);
+			err = replay(s);
+			s->st.parallel_events += b->n;
+		}
+		for (size_t g = 0; g < b->nin; g++)
+			sim_net_release(s->net, &b->in[g]);
+		b->nin = 0;
+	}
+	for (size_t k = 0; k < b->n; k++)
+		b->ran[b->ev[k].host] = 0;
+	return err;
+}
+
+static unsigned sim_threads; /* sim_set_threads; 0: not set */
+
+void sim_set_threads(unsigned n)
+{
+	sim_threads = n;
+}
+
+/* Threads for a run: sim_set_threads's, else RECKON_SIM_THREADS (1 or
+ * 2), else 2 on a machine with two CPUs or more. 0 for a bad value. */
+static unsigned threads(void)
+{
+	const char *v = getenv("RECKON_SIM_THREADS");
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (sim_threads)
+		return sim_threads;
+	if (v && *v)
+		return !strcmp(v, "1") ? 1 : !strcmp(v, "2") ? 2 : 0;
+	return cpus >= 2 ? 2 : 1;
+}
+
+/* The second thread, for a scenario with enough fps hosts to batch. */
+int sim_loop_start(struct sim *s)
+{
+	unsigned fps = 0, t = threads();
+
+	if (t == 0) {
+		log_warnx("RECKON_SIM_THREADS='%s': use 1 or 2",
+			  getenv("RECKON_SIM_THREADS"));
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < s->n; i++)
+		fps += s->h[i].fps != NULL;
+	if (t < 2 || fps < BATCH_MIN)
+		return 0;
+	s->bt = calloc(1, sizeof(*s->bt));
+	if (!s->bt)
+		return -ENOMEM;
+	s->bt->ran = calloc(s->n, 1);
+	s->bt->load = calloc(s->n, sizeof(*s->bt->load));
+	if (!s->bt->ran || !s->bt->load)
+		return -ENOMEM;
+	s->bt->part[0].s = s->bt->part[1].s = s;
+	return sim_pool_new(&s->pool);
+}
+
+/* One event, live: what the loop does with it. */
+static int on_event(struct sim *s, const struct sim_event *e)
+{
+	s->st.events++;
+	switch (e->kind) {
+	case EV_END:
+		stop_all(s);
+		return 0;
+	case EV_SCHED:
+		return on_sched(s, e->who);
+	case EV_WAKE:
+		return on_wake(s, e->who);
+	default:
+		return on_link(s, e->who);
+	}
+}
+
+int sim_loop_run(struct sim *s)
+{
+	struct sim_event e;
+	int err = 0, host;
+
+	while (!err && s->live > 0 && sim_queue_pop(&s->q, &e)) {
+		s->now = e.t;
+		if ((e.kind == EV_WAKE || e.kind == EV_LINK) && retired(s, &e))
+			continue;
+		if (s->pool && (host = batch_host(s, &e)) >= 0) {
+			err = gather(s, &e, host);
+			if (!err)
+				err = run_batch(s);
+			continue;
+		}
+		err = on_event(s, &e);
+	}
+	/* nothing left to happen (relays without --stop-after) */
+	if (!err && s->live > 0)
+		stop_all(s);
+	return err;
+}
+
+/*
+ * A repetition builds its truth (trace arrays, paths, a trend map per
+ * path) and frees it at the end: a few MB in blocks of up to a few
+ * hundred kB. With glibc's defaults the large blocks are mmap'd and
+ * unmapped each time and the heap top is trimmed, so every repetition
+ * faulted its memory in afresh; profiling sim_bench put about a third of
+ * its time in the kernel, mostly page faults. Keeping the memory
+ * (blocks under 32 MiB from the heap, no trim under 64 MiB, 16 MiB of
+ * padding per heap growth) lets the next repetition reuse it. It is
+ * set once per process; allocation never changes a result.
+ */
+
+void sim_loop_free(struct sim *s)
+{
+	sim_pool_free(s->pool);
+	if (s->bt)
+		batch_free(s->bt);
+	free(s->bt);
+	s->pool = NULL;
+	s->bt = NULL;
+}

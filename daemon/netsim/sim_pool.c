@@ -1,0 +1,127 @@
+/*
+ * sim_pool.c: the simulator's second thread (netsim_int.h). One job is
+ * split in two parts: the worker runs part 1 while the caller runs part
+ * 0, and sim_pool_run returns when both are done (fork and join). Jobs
+ * come in quick succession (several per simulated tick), so each side
+ * first spins a little on the other's generation counter and only then
+ * sleeps on a condition variable; a pool that waits for work between
+ * repetitions or behind another process costs no CPU.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "netsim_int.h"
+
+#define SPIN 4000 /* polls before sleeping, some tens of microseconds */
+
+struct sim_pool {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	_Atomic uint64_t posted, finished;
+	void (*fn)(void *arg, unsigned part);
+	void *arg;
+	int quit;
+};
+
+static void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* Wait until *c reaches want: spin, then sleep on cv (signalled under
+ * mu by the side that advances c). */
+static void await(struct sim_pool *p, _Atomic uint64_t *c, uint64_t want,
+		  pthread_cond_t *cv)
+{
+	for (int i = 0; i < SPIN; i++) {
+		if (atomic_load_explicit(c, memory_order_acquire) >= want)
+			return;
+		relax();
+	}
+	pthread_mutex_lock(&p->mu);
+	while (atomic_load_explicit(c, memory_order_acquire) < want &&
+	       !p->quit)
+		pthread_cond_wait(cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void advance(struct sim_pool *p, _Atomic uint64_t *c, uint64_t to,
+		    pthread_cond_t *cv)
+{
+	pthread_mutex_lock(&p->mu);
+	atomic_store_explicit(c, to, memory_order_release);
+	pthread_cond_signal(cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void *worker(void *arg)
+{
+	struct sim_pool *p = arg;
+
+	for (uint64_t job = 1;; job++) {
+		await(p, &p->posted, job, &p->work);
+		pthread_mutex_lock(&p->mu);
+		if (p->quit) {
+			pthread_mutex_unlock(&p->mu);
+			return NULL;
+		}
+		pthread_mutex_unlock(&p->mu);
+		p->fn(p->arg, 1);
+		advance(p, &p->finished, job, &p->done);
+	}
+}
+
+int sim_pool_new(struct sim_pool **out)
+{
+	struct sim_pool *p = calloc(1, sizeof(*p));
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	err = pthread_create(&p->th, NULL, worker, p);
+	if (err) {
+		pthread_cond_destroy(&p->work);
+		pthread_cond_destroy(&p->done);
+		pthread_mutex_destroy(&p->mu);
+		free(p);
+		return -err;
+	}
+	*out = p;
+	return 0;
+}
+
+void sim_pool_run(struct sim_pool *p, void (*fn)(void *arg, unsigned part),
+		  void *arg)
+{
+	uint64_t job = atomic_load_explicit(&p->posted, memory_order_relaxed) +
+		       1;
+
+	p->fn = fn;
+	p->arg = arg;
+	advance(p, &p->posted, job, &p->work);
+	fn(arg, 0);
+	await(p, &p->finished, job, &p->done);
+}
+
+void sim_pool_free(struct sim_pool *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_signal(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->th, NULL);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
