@@ -19,31 +19,6 @@
 #include "log.h"
 #include "reckond.h"
 
-/* What makes two clients' games the same (fps_game_read's key). */
-struct game_key {
-	char map[256];
-	int bots, tick_hz;
-	double duration_s;
-	uint64_t seed;
-};
-
-static void key_of(const struct fps_opts *o, struct game_key *k)
-{
-	memset(k, 0, sizeof(*k));
-	snprintf(k->map, sizeof(k->map), "%s", o->map);
-	k->bots = o->bots;
-	k->tick_hz = o->cl.tick_hz;
-	k->duration_s = o->duration_s;
-	k->seed = o->run.seed;
-}
-
-static int same_key(const struct game_key *a, const struct game_key *b)
-{
-	return !strcmp(a->map, b->map) && a->bots == b->bots &&
-	       a->tick_hz == b->tick_hz && a->duration_s == b->duration_s &&
-	       a->seed == b->seed;
-}
-
 /* Host i's client options (words holds their strings); 0, or 1 when the
  * host is not an fps-client the daemon starts or its args do not parse
  * (the agent then says why itself). */
@@ -98,15 +73,19 @@ static int game_make(const struct fps_opts *o, const char *path)
 
 /* The file of o's game: an earlier client's, or a new one. -1 when it
  * could not be made. */
-static int game_index(struct emu_games *g, struct game_key *keys,
+static int game_index(struct emu_games *g, struct fps_game_key *keys,
 		      const struct fps_opts *o, const char *dir)
 {
 	char path[PATH_MAX];
-	struct game_key k;
+	struct fps_game_key k;
 
-	key_of(o, &k);
+	if (fps_game_key(o, &k)) {
+		log_warnx("host %s: its bot game is left to its clients: map "
+			  "name '%s' too long", o->run.host, o->map);
+		return -1;
+	}
 	for (unsigned j = 0; j < g->n; j++)
-		if (same_key(&keys[j], &k))
+		if (fps_game_key_eq(&keys[j], &k))
 			return (int)j;
 	if (snprintf(path, sizeof(path), "%s/fps-game-%u.bin", dir, g->n) >=
 		    (int)sizeof(path) ||
@@ -124,7 +103,7 @@ static int game_index(struct emu_games *g, struct game_key *keys,
 int emu_games_write(struct emu_games *g, const struct scenario *sc,
 		    const char *dir, uint64_t seed, unsigned rep)
 {
-	struct game_key *keys = calloc(sc->nhosts ? sc->nhosts : 1,
+	struct fps_game_key *keys = calloc(sc->nhosts ? sc->nhosts : 1,
 				       sizeof(*keys));
 	struct fps_opts *o = malloc(sizeof(*o));
 

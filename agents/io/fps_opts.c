@@ -429,10 +429,7 @@ struct game_head {
 	char magic[8];
 	uint32_t version;
 	uint32_t sample_size; /* sizeof(struct trace_sample) */
-	char map[256];
-	int32_t bots, tick_hz;
-	double duration_s;
-	uint64_t seed;
+	struct fps_game_key key;
 };
 
 struct game_bot {
@@ -441,21 +438,35 @@ struct game_bot {
 	uint64_t off; /* octet offset of the first in the file */
 };
 
+int fps_game_key(const struct fps_opts *o, struct fps_game_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (strlen(o->map) >= sizeof(k->map))
+		return -ENAMETOOLONG;
+	strcpy(k->map, o->map);
+	k->bots = o->bots;
+	k->tick_hz = o->cl.tick_hz;
+	k->duration_s = o->duration_s;
+	k->seed = o->run.seed;
+	return 0;
+}
+
+int fps_game_key_eq(const struct fps_game_key *a,
+		    const struct fps_game_key *b)
+{
+	return !strncmp(a->map, b->map, sizeof(a->map)) &&
+	       a->bots == b->bots && a->tick_hz == b->tick_hz &&
+	       a->duration_s == b->duration_s && a->seed == b->seed;
+}
+
 /* The header of o's game; -ENAMETOOLONG if the map name does not fit. */
 static int game_head(const struct fps_opts *o, struct game_head *h)
 {
 	memset(h, 0, sizeof(*h));
-	if (strlen(o->map) >= sizeof(h->map))
-		return -ENAMETOOLONG;
 	memcpy(h->magic, GAME_MAGIC, sizeof(h->magic));
 	h->version = GAME_VERSION;
 	h->sample_size = sizeof(struct trace_sample);
-	strcpy(h->map, o->map);
-	h->bots = o->bots;
-	h->tick_hz = o->cl.tick_hz;
-	h->duration_s = o->duration_s;
-	h->seed = o->run.seed;
-	return 0;
+	return fps_game_key(o, &h->key);
 }
 
 static int write_all(FILE *f, const void *p, size_t len)
@@ -466,16 +477,17 @@ static int write_all(FILE *f, const void *p, size_t len)
 static int game_put(FILE *f, const struct game_head *h,
 		    const struct fps_track *k)
 {
-	uint64_t off = sizeof(*h) + (uint64_t)h->bots * sizeof(struct game_bot);
+	uint64_t off = sizeof(*h) +
+		       (uint64_t)h->key.bots * sizeof(struct game_bot);
 	int rc = write_all(f, h, sizeof(*h));
 
-	for (int b = 0; !rc && b < h->bots; b++) {
+	for (int b = 0; !rc && b < h->key.bots; b++) {
 		struct game_bot e = {k[b].origin_ns, k[b].tr.n, off};
 
 		rc = write_all(f, &e, sizeof(e));
 		off += k[b].tr.n * sizeof(struct trace_sample);
 	}
-	for (int b = 0; !rc && b < h->bots; b++)
+	for (int b = 0; !rc && b < h->key.bots; b++)
 		rc = write_all(f, k[b].tr.s,
 			       k[b].tr.n * sizeof(struct trace_sample));
 	return rc;
@@ -526,10 +538,10 @@ static int read_at(int fd, void *p, size_t len, uint64_t off)
 }
 
 /* The file's header against o's game; 0 or -EINVAL with the reason. */
-static int game_check(const struct game_head *f, const struct fps_opts *o,
+static int game_check(struct game_head *f, const struct fps_opts *o,
 		      char *err, size_t errlen)
 {
-	struct game_head h;
+	struct fps_game_key k;
 
 	if (memcmp(f->magic, GAME_MAGIC, sizeof(f->magic)))
 		return say(err, errlen, "not an fps game file (bad magic)");
@@ -540,18 +552,16 @@ static int game_check(const struct game_head *f, const struct fps_opts *o,
 			   "%u-octet samples; this one reads %d, %zu)",
 			   f->version, f->sample_size, GAME_VERSION,
 			   sizeof(struct trace_sample));
-	if (game_head(o, &h) || memchr(f->map, 0, sizeof(f->map)) == NULL ||
-	    strcmp(f->map, h.map) || f->bots != h.bots ||
-	    f->tick_hz != h.tick_hz || f->duration_s != h.duration_s ||
-	    f->seed != h.seed)
+	f->key.map[sizeof(f->key.map) - 1] = '\0';
+	if (fps_game_key(o, &k) || !fps_game_key_eq(&f->key, &k))
 		return say(err, errlen,
 			   "holds the game --map %.64s --bots %d --seed %" PRIu64
 			   " --duration %g --tick-hz %d, not this client's "
 			   "--map %.64s --bots %d --seed %" PRIu64
 			   " --duration %g --tick-hz %d",
-			   memchr(f->map, 0, sizeof(f->map)) ? f->map : "?",
-			   f->bots, f->seed, f->duration_s, f->tick_hz, o->map,
-			   o->bots, o->run.seed, o->duration_s, o->cl.tick_hz);
+			   f->key.map, f->key.bots, f->key.seed,
+			   f->key.duration_s, f->key.tick_hz, o->map, o->bots,
+			   o->run.seed, o->duration_s, o->cl.tick_hz);
 	return 0;
 }
 
@@ -560,11 +570,14 @@ static int game_check(const struct game_head *f, const struct fps_opts *o,
 static int game_table(int fd, const struct game_head *h, uint64_t size,
 		      struct game_bot *t, char *err, size_t errlen)
 {
-	uint64_t start = sizeof(*h) + (uint64_t)h->bots * sizeof(*t), end;
-	int rc = read_at(fd, t, (size_t)h->bots * sizeof(*t), sizeof(*h));
+	size_t table = (size_t)h->key.bots * sizeof(*t);
+	uint64_t start = sizeof(*h) + table, end;
+	int rc = read_at(fd, t, table, sizeof(*h));
 
+	if (rc && rc != -EIO)
+		return rc;
 	end = start;
-	for (int b = 0; !rc && b < h->bots; b++) {
+	for (int b = 0; !rc && b < h->key.bots; b++) {
 		if (t[b].off != end || t[b].n > (UINT64_MAX - end) /
 							sizeof(struct trace_sample))
 			return say(err, errlen, "bot %d's samples are not "
@@ -603,13 +616,13 @@ static int game_load(int fd, const struct fps_opts *o, uint32_t entity,
 			 (long long)st.st_size);
 	if (!rc)
 		rc = game_check(&h, o, err, errlen);
-	if (!rc && (h.bots < 1 || h.bots > SIM_MAX_BOTS))
-		rc = say(err, errlen, "%d bots", h.bots);
+	if (!rc && (h.key.bots < 1 || h.key.bots > SIM_MAX_BOTS))
+		rc = say(err, errlen, "%d bots", h.key.bots);
 	if (!rc)
 		rc = game_table(fd, &h, (uint64_t)st.st_size, t, err, errlen);
-	if (!rc && entity >= (uint32_t)h.bots)
+	if (!rc && entity >= (uint32_t)h.key.bots)
 		rc = say(err, errlen, "entity %u is not in its %d bots",
-			 entity, h.bots);
+			 entity, h.key.bots);
 	if (rc)
 		return rc;
 	s = malloc(t[entity].n ? t[entity].n * sizeof(*s) : 1);

@@ -81,6 +81,19 @@ int fps_game_tracks(const struct fps_opts *o, const struct map *m,
 		    struct fps_track **out);
 void fps_game_tracks_free(struct fps_track *k, int bots);
 
+/* What makes two clients' games the same: the map's name, bots, tick
+ * rate, duration and seed. fps_game_key: 0, or -ENAMETOOLONG for a map
+ * name longer than the key holds. fps_game_key_eq: 1 when equal. */
+struct fps_game_key {
+	char map[256];
+	int32_t bots, tick_hz;
+	double duration_s;
+	uint64_t seed;
+};
+int fps_game_key(const struct fps_opts *o, struct fps_game_key *k);
+int fps_game_key_eq(const struct fps_game_key *a,
+		    const struct fps_game_key *b);
+
 /* A game file: every bot's track of one game, written once by the
  * emulator before a repetition's hosts start so that its clients load
  * their tracks instead of each running the world (the environment
