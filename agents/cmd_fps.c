@@ -6,10 +6,13 @@
  * an ephemeral port to --server. Both run from a common start t0
  * (--start-ns or RECKON_START_NS, else one second after start) for
  * --duration seconds of game time. Clients play their entity of a bot
- * game generated in process (--map, --bots, --seed: every client makes
- * the same game), run as it is played, a second ahead of the clock, so
- * that a crowd of clients does not spend its start-up lead generating
- * whole games. At the end the server writes lagcomp-HOST.csv and
+ * game (--map, --bots, --seed: every client of a run plays the same
+ * game): under reckond, which generates each game of a repetition once,
+ * its track from the game file RECKON_FPS_GAME names (a file of another
+ * game fails the client); started by hand, the game generated in process,
+ * run as it is played, a second ahead of the clock, so that a crowd of
+ * clients does not spend its start-up lead generating whole games. At
+ * the end the server writes lagcomp-HOST.csv and
  * shots-HOST.csv into the run directory; a client prints its counters.
  * Both print their timer lateness and write timing-HOST.csv, from which
  * reckond marks the run degraded when a timer fired more than a tick
@@ -43,7 +46,8 @@ struct fps_host {
 	int64_t t0;
 	struct fps_server *srv;
 	struct fps_client *cl;
-	struct fps_game game;	 /* a client's bot world, run as played */
+	struct fps_game game;	 /* a client's bot world, run as played,
+				  * without a game file */
 	struct fps_track track; /* its entity's samples so far */
 	struct sockaddr_in peer[LC_MAX_PLAYERS];
 	uint8_t known[LC_MAX_PLAYERS];
@@ -110,9 +114,37 @@ static int feed(struct fps_host *h, int64_t now)
 {
 	int64_t until = now < 0 ? GAME_AHEAD_NS : now + GAME_AHEAD_NS;
 
-	return h->cl ? fps_game_feed(&h->game, until, h->o->cl.entity,
-				     &h->track)
-		     : 0;
+	return h->game.world ? fps_game_feed(&h->game, until,
+					     h->o->cl.entity, &h->track)
+			     : 0;
+}
+
+/* A client's track: the whole of it from the game file the environment
+ * names (the emulator's, FPS_GAME_ENV; a file of another game is an
+ * error), else its first second from the game run here. */
+static int track_open(struct fps_host *h, const struct map *m, char *why,
+		      size_t len)
+{
+	const struct fps_opts *o = h->o;
+	const char *file = getenv(FPS_GAME_ENV);
+	int err;
+
+	if (file && file[0]) {
+		err = fps_game_read(file, o, o->cl.entity, &h->track, why,
+				    len);
+		if (!err)
+			fprintf(stderr,
+				"reckon-agent %s: entity %u's track from %s "
+				"(%zu samples)\n",
+				o->run.host, o->cl.entity, file,
+				h->track.tr.n);
+		return err;
+	}
+	err = fps_game_open(o, m, &h->game);
+	if (!err)
+		err = fps_game_feed(&h->game, GAME_AHEAD_NS, o->cl.entity,
+				    &h->track);
+	return err;
 }
 
 static void note_lateness(struct fps_host *h, int64_t now)
@@ -392,10 +424,7 @@ static int run(int server, int argc, char *argv[])
 
 		err = fps_server_new(&c, &h.srv, why, sizeof(why));
 	} else {
-		err = fps_game_open(&o, &m, &h.game);
-		if (!err)
-			err = fps_game_feed(&h.game, GAME_AHEAD_NS,
-					    o.cl.entity, &h.track);
+		err = track_open(&h, &m, why, sizeof(why));
 		if (!err && !h.track.tr.n)
 			snprintf(why, sizeof(why),
 				 "entity %u is not in the game (--bots %d)",

@@ -1,6 +1,9 @@
 /*
  * emulation.c: one emulated repetition of a scenario (see reckond.h).
- * Set-up order: a fresh anonymous hub namespace; per host a shim in its
+ * Set-up order: the fps-clients' bot games, generated once each into game
+ * files of the run directory (emulation_fps.c; each client is told its
+ * file in RECKON_FPS_GAME, and the files go when the hosts have ended);
+ * a fresh anonymous hub namespace; per host a shim in its
  * own network+PID namespace (ns/hostproc.c), a veth pair into it and its
  * addresses (ns/netns.c);
  * the backend (bridge_new on the hub ends, or a Linux bridge plus
@@ -23,6 +26,7 @@
 #include <sys/wait.h>
 
 #include "bridge.h"
+#include "fps_opts.h"
 #include "reckond.h"
 #include "util.h"
 #include "ns.h"
@@ -70,6 +74,7 @@ struct emulation {
 	int result;
 	int at_duration; /* stopped because the duration elapsed */
 	uint64_t lost;	 /* frames the bridge itself lost (bridge_lost) */
+	struct emu_games games; /* the fps-clients' game files */
 	char why[160];
 };
 
@@ -130,7 +135,7 @@ static char **host_envp(const struct emulation *e, unsigned i)
 
 	while (environ[n] != NULL)
 		n++;
-	env = calloc(n + 9, sizeof(*env));
+	env = calloc(n + 10, sizeof(*env));
 	if (env == NULL)
 		return NULL;
 	for (size_t j = 0; j < n; j++)
@@ -144,7 +149,10 @@ static char **host_envp(const struct emulation *e, unsigned i)
 	    asprintf(&env[k++], "RECKON_RUN_DIR=%s", e->dir) < 0 ||
 	    asprintf(&env[k++], "RECKON_START_NS=%" PRId64, e->start_ns) < 0 ||
 	    asprintf(&env[k++], "RECKON_DURATION_MS=%" PRId64,
-		     e->sc->duration_ns / 1000000) < 0)
+		     e->sc->duration_ns / 1000000) < 0 ||
+	    (emu_games_file(&e->games, i) &&
+	     asprintf(&env[k++], "%s=%s", FPS_GAME_ENV,
+		      emu_games_file(&e->games, i)) < 0))
 		env[--k] = NULL;
 	return env;
 }
@@ -549,6 +557,7 @@ static void finish(evutil_socket_t fd, short what, void *arg)
 	}
 	for (unsigned i = 0; i < e->n; i++)
 		hostproc_release(&e->h[i].hp);
+	emu_games_remove(&e->games);
 	if (e->hub_fd >= 0)
 		close(e->hub_fd); /* the hub and its veths go away now */
 	e->hub_fd = -1;
@@ -827,6 +836,11 @@ int emulation_start(struct event_base *base, const struct emulation_params *p,
 	err = netns_open_self(&e->orig_fd);
 	if (err < 0)
 		goto fail;
+	/* The fps-clients' games, before the start time is set: their
+	 * generation does not eat into the agents' start-up lead. */
+	err = emu_games_write(&e->games, e->sc, e->dir, e->p.seed, e->p.rep);
+	if (err < 0)
+		goto fail;
 	/* Every agent of this repetition starts its clock at the same
 	 * monotonic instant, after set-up (bench: ~16 ms per host) is done:
 	 * 0.5 s plus 25 ms per host from now. */
@@ -1102,6 +1116,7 @@ void emulation_free(struct emulation *e)
 		for (unsigned i = 0; i < e->n; i++)
 			hostproc_release(&e->h[i].hp);
 	}
+	emu_games_remove(&e->games);
 	if (e->sigchld_ev != NULL)
 		event_free(e->sigchld_ev);
 	if (e->dur_ev != NULL)

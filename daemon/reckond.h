@@ -136,4 +136,29 @@ void emulation_free(struct emulation *e);
 struct bridge_conf;
 void emulation_bridge_conf(const struct scenario *sc, struct bridge_conf *c);
 
+/*
+ * emulation_fps.c: the bot games of a repetition's fps-clients, each
+ * distinct game (map, bots, seed, duration, tick rate, read from the
+ * client's args as the agent and the simulator read them) generated once
+ * and written to a game file in the repetition's directory, so that the
+ * clients load their tracks (RECKON_FPS_GAME) instead of each running
+ * the whole world. A game that cannot be made is left to its clients,
+ * which then generate it themselves (a warning says so).
+ */
+struct emu_games {
+	unsigned n;   /* files written */
+	char **file;  /* their paths */
+	int *of;      /* per host: the index of its game's file, or -1 */
+	unsigned nhosts;
+};
+
+/* Write the games of sc's fps-clients for seed and rep into dir. 0 or
+ * -ENOMEM (the one failure that stops the repetition). */
+int emu_games_write(struct emu_games *g, const struct scenario *sc,
+		    const char *dir, uint64_t seed, unsigned rep);
+/* Host i's game file, or NULL. */
+const char *emu_games_file(const struct emu_games *g, unsigned i);
+/* Remove the files and free g (a zeroed g is fine). */
+void emu_games_remove(struct emu_games *g);
+
 #endif

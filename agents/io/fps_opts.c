@@ -3,17 +3,24 @@
  * (one parser, so the socket host agents/cmd_fps.c and the simulator
  * daemon/netsim read the same args identically), and the game both hosts
  * build from them: the map, and the bot-world trace every client generates
- * from the repetition's seed. Reads files; never prints or exits.
+ * from the repetition's seed, whole (one track per bot) or as it is played,
+ * and the game file through which the emulator hands each client its
+ * track of a game generated once. Reads and writes files; never prints
+ * or exits.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fps_opts.h"
 #include "world/sim.h"
@@ -382,4 +389,273 @@ void fps_game_close(struct fps_game *g)
 	sim_close(g->world);
 	g->world = NULL;
 	trace_free(&g->chunk);
+}
+
+void fps_game_tracks_free(struct fps_track *k, int bots)
+{
+	for (int b = 0; k && b < bots; b++)
+		fps_track_free(&k[b]);
+	free(k);
+}
+
+int fps_game_tracks(const struct fps_opts *o, const struct map *m,
+		    struct fps_track **out)
+{
+	struct trace tr;
+	struct fps_track *k = calloc((size_t)o->bots, sizeof(*k));
+	int rc;
+
+	if (!k)
+		return -ENOMEM;
+	rc = fps_trace_make(o, m, &tr);
+	for (int b = 0; !rc && b < o->bots; b++)
+		k[b].origin_ns = tr.n ? tr.s[0].t_ns : 0;
+	if (!rc)
+		rc = fps_tracks_take(k, 0, (size_t)o->bots, &tr, 0);
+	trace_free(&tr);
+	if (rc) {
+		fps_game_tracks_free(k, o->bots);
+		return rc;
+	}
+	*out = k;
+	return 0;
+}
+
+/* The game file: this header, a struct game_bot per bot, the samples. */
+#define GAME_MAGIC   "RKFPSGAM"
+#define GAME_VERSION 1
+
+struct game_head {
+	char magic[8];
+	uint32_t version;
+	uint32_t sample_size; /* sizeof(struct trace_sample) */
+	struct fps_game_key key;
+};
+
+struct game_bot {
+	int64_t origin_ns;
+	uint64_t n;   /* samples */
+	uint64_t off; /* octet offset of the first in the file */
+};
+
+int fps_game_key(const struct fps_opts *o, struct fps_game_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (strlen(o->map) >= sizeof(k->map))
+		return -ENAMETOOLONG;
+	strcpy(k->map, o->map);
+	k->bots = o->bots;
+	k->tick_hz = o->cl.tick_hz;
+	k->duration_s = o->duration_s;
+	k->seed = o->run.seed;
+	return 0;
+}
+
+int fps_game_key_eq(const struct fps_game_key *a,
+		    const struct fps_game_key *b)
+{
+	return !strncmp(a->map, b->map, sizeof(a->map)) &&
+	       a->bots == b->bots && a->tick_hz == b->tick_hz &&
+	       a->duration_s == b->duration_s && a->seed == b->seed;
+}
+
+/* The header of o's game; -ENAMETOOLONG if the map name does not fit. */
+static int game_head(const struct fps_opts *o, struct game_head *h)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, GAME_MAGIC, sizeof(h->magic));
+	h->version = GAME_VERSION;
+	h->sample_size = sizeof(struct trace_sample);
+	return fps_game_key(o, &h->key);
+}
+
+static int write_all(FILE *f, const void *p, size_t len)
+{
+	return !len || fwrite(p, len, 1, f) == 1 ? 0 : -EIO;
+}
+
+static int game_put(FILE *f, const struct game_head *h,
+		    const struct fps_track *k)
+{
+	uint64_t off = sizeof(*h) +
+		       (uint64_t)h->key.bots * sizeof(struct game_bot);
+	int rc = write_all(f, h, sizeof(*h));
+
+	for (int b = 0; !rc && b < h->key.bots; b++) {
+		struct game_bot e = {k[b].origin_ns, k[b].tr.n, off};
+
+		rc = write_all(f, &e, sizeof(e));
+		off += k[b].tr.n * sizeof(struct trace_sample);
+	}
+	for (int b = 0; !rc && b < h->key.bots; b++)
+		rc = write_all(f, k[b].tr.s,
+			       k[b].tr.n * sizeof(struct trace_sample));
+	return rc;
+}
+
+int fps_game_write(const char *path, const struct fps_opts *o,
+		   const struct fps_track *k, char *err, size_t errlen)
+{
+	struct game_head h;
+	FILE *f;
+	int rc = game_head(o, &h);
+
+	if (rc) {
+		snprintf(err, errlen, "map name '%s' is too long", o->map);
+		return rc;
+	}
+	f = fopen(path, "we");
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = game_put(f, &h, k);
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		unlink(path);
+	}
+	return rc;
+}
+
+/* len octets at off; -EIO if the file ends before. */
+static int read_at(int fd, void *p, size_t len, uint64_t off)
+{
+	for (size_t got = 0; got < len;) {
+		ssize_t r = pread(fd, (char *)p + got, len - got,
+				  (off_t)(off + got));
+
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (r == 0)
+			return -EIO;
+		if (r > 0)
+			got += (size_t)r;
+	}
+	return 0;
+}
+
+/* The file's header against o's game; 0 or -EINVAL with the reason. */
+static int game_check(struct game_head *f, const struct fps_opts *o,
+		      char *err, size_t errlen)
+{
+	struct fps_game_key k;
+
+	if (memcmp(f->magic, GAME_MAGIC, sizeof(f->magic)))
+		return say(err, errlen, "not an fps game file (bad magic)");
+	if (f->version != GAME_VERSION ||
+	    f->sample_size != sizeof(struct trace_sample))
+		return say(err, errlen,
+			   "an fps game file of another build (version %u, "
+			   "%u-octet samples; this one reads %d, %zu)",
+			   f->version, f->sample_size, GAME_VERSION,
+			   sizeof(struct trace_sample));
+	f->key.map[sizeof(f->key.map) - 1] = '\0';
+	if (fps_game_key(o, &k) || !fps_game_key_eq(&f->key, &k))
+		return say(err, errlen,
+			   "holds the game --map %.64s --bots %d --seed %" PRIu64
+			   " --duration %g --tick-hz %d, not this client's "
+			   "--map %.64s --bots %d --seed %" PRIu64
+			   " --duration %g --tick-hz %d",
+			   f->key.map, f->key.bots, f->key.seed,
+			   f->key.duration_s, f->key.tick_hz, o->map, o->bots,
+			   o->run.seed, o->duration_s, o->cl.tick_hz);
+	return 0;
+}
+
+/* The bot table of a checked header: every bot's samples after the
+ * table, the last ending where the file ends. 0, -EIO, -EINVAL. */
+static int game_table(int fd, const struct game_head *h, uint64_t size,
+		      struct game_bot *t, char *err, size_t errlen)
+{
+	size_t table = (size_t)h->key.bots * sizeof(*t);
+	uint64_t start = sizeof(*h) + table, end;
+	int rc = read_at(fd, t, table, sizeof(*h));
+
+	if (rc && rc != -EIO)
+		return rc;
+	end = start;
+	for (int b = 0; !rc && b < h->key.bots; b++) {
+		if (t[b].off != end || t[b].n > (UINT64_MAX - end) /
+							sizeof(struct trace_sample))
+			return say(err, errlen, "bot %d's samples are not "
+				   "where the file's table says", b);
+		end += t[b].n * sizeof(struct trace_sample);
+	}
+	if (rc || size < end) {
+		snprintf(err, errlen, "cut short (%" PRIu64 " octets of %"
+			 PRIu64 ")", size, rc ? start : end);
+		return -EIO;
+	}
+	if (size > end)
+		return say(err, errlen, "%" PRIu64 " octets past its end",
+			   size - end);
+	return 0;
+}
+
+static int game_load(int fd, const struct fps_opts *o, uint32_t entity,
+		     struct fps_track *k, char *err, size_t errlen)
+{
+	struct game_head h;
+	struct game_bot t[SIM_MAX_BOTS];
+	struct stat st;
+	struct trace_sample *s;
+	int rc;
+
+	if (fstat(fd, &st))
+		return -errno;
+	rc = read_at(fd, &h, sizeof(h), 0);
+	if (rc == -EIO && (size_t)st.st_size >= sizeof(h.magic) &&
+	    !read_at(fd, h.magic, sizeof(h.magic), 0) &&
+	    memcmp(h.magic, GAME_MAGIC, sizeof(h.magic)))
+		return say(err, errlen, "not an fps game file (bad magic)");
+	if (rc == -EIO)
+		snprintf(err, errlen, "cut short (%lld octets, no header)",
+			 (long long)st.st_size);
+	if (!rc)
+		rc = game_check(&h, o, err, errlen);
+	if (!rc && (h.key.bots < 1 || h.key.bots > SIM_MAX_BOTS))
+		rc = say(err, errlen, "%d bots", h.key.bots);
+	if (!rc)
+		rc = game_table(fd, &h, (uint64_t)st.st_size, t, err, errlen);
+	if (!rc && entity >= (uint32_t)h.key.bots)
+		rc = say(err, errlen, "entity %u is not in its %d bots",
+			 entity, h.key.bots);
+	if (rc)
+		return rc;
+	s = malloc(t[entity].n ? t[entity].n * sizeof(*s) : 1);
+	if (!s)
+		return -ENOMEM;
+	rc = read_at(fd, s, t[entity].n * sizeof(*s), t[entity].off);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	trace_init(&k->tr);
+	k->tr.s = s;
+	k->tr.n = k->tr.cap = t[entity].n;
+	k->origin_ns = t[entity].origin_ns;
+	return 0;
+}
+
+int fps_game_read(const char *path, const struct fps_opts *o,
+		  uint32_t entity, struct fps_track *k, char *err,
+		  size_t errlen)
+{
+	char why[384] = "";
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = game_load(fd, o, entity, k, why, sizeof(why));
+	close(fd);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path,
+			 why[0] ? why : strerror(-rc));
+	return rc;
 }

@@ -73,4 +73,45 @@ int fps_game_feed(struct fps_game *g, int64_t until_ns, uint32_t entity,
 		  struct fps_track *k);
 void fps_game_close(struct fps_game *g);
 
+/* The whole game of o cut into one track per bot, o->bots of them, in
+ * one pass (the simulator's and the emulator's shared game; each
+ * track's origin_ns is the game's first sample time). 0 or -errno;
+ * fps_game_tracks_free frees them. */
+int fps_game_tracks(const struct fps_opts *o, const struct map *m,
+		    struct fps_track **out);
+void fps_game_tracks_free(struct fps_track *k, int bots);
+
+/* What makes two clients' games the same: the map's name, bots, tick
+ * rate, duration and seed. fps_game_key: 0, or -ENAMETOOLONG for a map
+ * name longer than the key holds. fps_game_key_eq: 1 when equal. */
+struct fps_game_key {
+	char map[256];
+	int32_t bots, tick_hz;
+	double duration_s;
+	uint64_t seed;
+};
+int fps_game_key(const struct fps_opts *o, struct fps_game_key *k);
+int fps_game_key_eq(const struct fps_game_key *a,
+		    const struct fps_game_key *b);
+
+/* A game file: every bot's track of one game, written once by the
+ * emulator before a repetition's hosts start so that its clients load
+ * their tracks instead of each running the world (the environment
+ * variable FPS_GAME_ENV names it). Raw samples behind a header holding
+ * a magic, a version, sizeof(struct trace_sample) and the game's key
+ * (map, bots, seed, duration, tick rate), then per bot its origin_ns,
+ * sample count and offset: written and read by the same build.
+ * fps_game_write writes k (o->bots tracks) to path; fps_game_read
+ * gives entity's track of the file at path into k (initialised by it)
+ * and refuses a file that is not a game file, comes from another build,
+ * is cut short or holds another game than o's. 0, or -errno with the
+ * reason in err (-EINVAL: not this game or this build, -EIO: cut
+ * short). */
+#define FPS_GAME_ENV "RECKON_FPS_GAME"
+int fps_game_write(const char *path, const struct fps_opts *o,
+		   const struct fps_track *k, char *err, size_t errlen);
+int fps_game_read(const char *path, const struct fps_opts *o,
+		  uint32_t entity, struct fps_track *k, char *err,
+		  size_t errlen);
+
 #endif

@@ -165,32 +165,6 @@ static int same_game(const struct sim_fps_game *g, const struct fps_opts *o,
 		 g->duration_s == o->duration_s && g->seed == o->run.seed));
 }
 
-/* The bot world's trace of o cut into one track per bot, in one pass. */
-static int game_tracks(const struct fps_opts *o, const struct map *m,
-		       struct fps_track **out)
-{
-	struct trace tr;
-	struct fps_track *k = calloc((size_t)o->bots, sizeof(*k));
-	int rc;
-
-	if (!k)
-		return -ENOMEM;
-	rc = fps_trace_make(o, m, &tr);
-	for (int b = 0; !rc && b < o->bots; b++)
-		k[b].origin_ns = tr.n ? tr.s[0].t_ns : 0;
-	if (!rc)
-		rc = fps_tracks_take(k, 0, (size_t)o->bots, &tr, 0);
-	trace_free(&tr);
-	if (rc) {
-		for (int b = 0; b < o->bots; b++)
-			fps_track_free(&k[b]);
-		free(k);
-		return rc;
-	}
-	*out = k;
-	return 0;
-}
-
 /* The game of o: the map, and for a client the bot world's tracks. */
 static int game_for(struct sim_fps_games *gs, const struct fps_opts *o,
 		    int trace, struct sim_fps_game **out, char *err,
@@ -212,7 +186,7 @@ static int game_for(struct sim_fps_games *gs, const struct fps_opts *o,
 	rc = fps_map_load(o->map, &g->m, err, errlen);
 	if (rc)
 		return rc;
-	if (trace && (rc = game_tracks(o, &g->m, &g->tracks))) {
+	if (trace && (rc = fps_game_tracks(o, &g->m, &g->tracks))) {
 		snprintf(err, errlen, "generating the bot game: %s",
 			 strerror(-rc));
 		map_free(&g->m);

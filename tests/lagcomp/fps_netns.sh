@@ -8,7 +8,10 @@
 # non-zero RTT estimate of an odd shooter in shots-srv.csv must be >= 266
 # ms and roll back >= round(266 / 16.67) = 16 frames, and every even
 # shooter's estimate must be >= 16 ms. Also checks that the run wrote
-# lagcomp-srv.csv with shots and registered hits. Lower bounds only: no
+# lagcomp-srv.csv with shots and registered hits, that the six clients
+# (one game: same map, bots, seed, duration) loaded their tracks from
+# the one game file reckond wrote for the repetition, and that the file
+# is gone from the run directory at the end. Lower bounds only: no
 # timing is asserted that a loaded machine could break.
 #
 # usage: fps_netns.sh BUILD_DIR   (exit 77 = skipped, reason printed)
@@ -78,4 +81,11 @@ END {
 	if (!odd || !even) { printf "shots with an RTT: odd %d even %d\n", odd, even; exit 1 }
 	exit bad ? 1 : 0
 }' "$s" >"$tmp/check" || fail "$(cat "$tmp/check")"
+for e in 0 1 2 3 4 5; do
+	grep -q "c$e: entity $e's track from $rundir/fps-game-0.bin (" \
+		"$rundir/hosts/c$e.log" ||
+		fail "c$e did not load its track from fps-game-0.bin: $(cat "$rundir/hosts/c$e.log")"
+done
+left=$(find "$rundir" -name 'fps-game-*')
+[ -z "$left" ] || fail "game files left behind: $left"
 pass "fps roles under emulation: $shots shots, $reg registered, RTT bounds hold"

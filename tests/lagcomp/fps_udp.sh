@@ -11,7 +11,9 @@
 # earlier shot leaves at least one tick, 16.7 ms, before it on a
 # loopback path of microseconds), and that a client's
 # count of hits confirmed to it matches the server's registered hits by
-# that shooter. No timing is asserted; only loopback traffic.
+# that shooter; then that a client given a game file that is not one
+# (RECKON_FPS_GAME) refuses to start, naming the file and why. No timing
+# is asserted; only loopback traffic.
 #
 # usage: fps_udp.sh BUILD_DIR   (exit 77 = skipped, reason printed)
 set -euo pipefail
@@ -85,4 +87,16 @@ for e in 0 1 2 3; do
 		exit 1
 	fi
 done
-echo "ok: fps-server and 4 fps-clients over UDP, every shot judged"
+# A game file that is not one (RECKON_FPS_GAME, as reckond sets it)
+# fails the client at its start, saying why.
+head -c 1000 /dev/zero >"$tmp/junk.bin"
+if RECKON_FPS_GAME=$tmp/junk.bin "$agent" fps-client --entity 0 \
+	--server "127.0.0.1:$port" "${common[@]}" 2>"$tmp/junk.err"; then
+	echo "FAIL: a client started on a junk game file"
+	exit 1
+fi
+grep -q "junk.bin: not an fps game file (bad magic)" "$tmp/junk.err" || {
+	echo "FAIL: the junk game file's refusal: $(cat "$tmp/junk.err")"
+	exit 1
+}
+echo "ok: fps-server and 4 fps-clients over UDP, every shot judged; a junk game file refused"
