@@ -496,12 +496,18 @@ static void write_results(struct emulation *e)
 /* Frames the userspace bridge lost on its own, not by a link's spec:
  * dropped by the kernel before it read them, too big, no pool slot, no
  * link, impossible ring entries, injections refused. */
-static uint64_t bridge_lost(const struct bridge *b)
+static uint64_t bridge_lost(const struct bridge *b, char *why, size_t len)
 {
 	struct bridge_stats bs;
 
 	if (bridge_stats(b, &bs) < 0)
 		return 0;
+	snprintf(why, len,
+		 "kernel dropped before read %" PRIu64 ", too big %" PRIu64
+		 ", no pool slot %" PRIu64 ", no link %" PRIu64
+		 ", bad ring entry %" PRIu64 ", injection refused %" PRIu64,
+		 bs.rx_dropped, bs.oversize, bs.pool_full, bs.link_errors,
+		 bs.rx_errors, bs.send_errors);
 	return bs.rx_dropped + bs.oversize + bs.pool_full + bs.link_errors +
 	       bs.rx_errors + bs.send_errors;
 }
@@ -546,12 +552,13 @@ static void finish(evutil_socket_t fd, short what, void *arg)
 	write_results(e);
 	report_failures(e);
 	if (e->bridge != NULL) {
-		e->lost = bridge_lost(e->bridge);
+		char why[256];
+
+		e->lost = bridge_lost(e->bridge, why, sizeof(why));
 		if (e->lost > 0)
-			log_warnx(
-				"repetition %u: the bridge itself lost %" PRIu64
-				" frame(s) (status -j: bridge counters)",
-				e->p.rep, e->lost);
+			log_warnx("repetition %u: the bridge itself lost %" PRIu64
+				  " frame(s): %s",
+				  e->p.rep, e->lost, why);
 		bridge_free(e->bridge);
 		e->bridge = NULL;
 	}

@@ -20,7 +20,7 @@
 #include "bridge_int.h"
 
 #define PCAP_SNAPLEN	65535
-#define PCAP_BUF_BUDGET (64 << 20) /* bytes over all ports */
+#define PCAP_BUF_BUDGET (256 << 20) /* bytes over all ports */
 #define PCAP_BUF_MAX	(4 << 20)  /* per port */
 #define PCAP_BUF_MIN	(1 << 20)
 #define PCAP_BATCH	256 /* frames per pcap_dispatch, then timers run */

@@ -631,18 +631,6 @@ int sim_loop_run(struct sim *s)
 	return err;
 }
 
-/*
- * A repetition builds its truth (trace arrays, paths, a trend map per
- * path) and frees it at the end: a few MB in blocks of up to a few
- * hundred kB. With glibc's defaults the large blocks are mmap'd and
- * unmapped each time and the heap top is trimmed, so every repetition
- * faulted its memory in afresh; profiling sim_bench put about a third of
- * its time in the kernel, mostly page faults. Keeping the memory
- * (blocks under 32 MiB from the heap, no trim under 64 MiB, 16 MiB of
- * padding per heap growth) lets the next repetition reuse it. It is
- * set once per process; allocation never changes a result.
- */
-
 void sim_loop_free(struct sim *s)
 {
 	sim_pool_free(s->pool);
