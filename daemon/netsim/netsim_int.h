@@ -266,8 +266,9 @@ struct sim {
 };
 
 /* sim_loop.c. start: the second thread when the run has enough fps
- * hosts and threads are allowed (netsim.h, sim_set_threads); 0, -EINVAL
- * (a bad RECKON_SIM_THREADS, logged), -ENOMEM. run: the events until no
+ * hosts and threads are allowed (netsim.h, sim_set_threads; without
+ * one, a warning and one thread); 0, -EINVAL (a bad RECKON_SIM_THREADS,
+ * logged), -ENOMEM. run: the events until no
  * host is live; 0 or the first fatal -errno. free: what start made. */
 int sim_loop_start(struct sim *s);
 int sim_loop_run(struct sim *s);

@@ -570,6 +570,7 @@ static unsigned threads(void)
 int sim_loop_start(struct sim *s)
 {
 	unsigned fps = 0, t = threads();
+	int err;
 
 	if (t == 0) {
 		log_warnx("RECKON_SIM_THREADS='%s': use 1 or 2",
@@ -588,7 +589,11 @@ int sim_loop_start(struct sim *s)
 	if (!s->bt->ran || !s->bt->load)
 		return -ENOMEM;
 	s->bt->part[0].s = s->bt->part[1].s = s;
-	return sim_pool_new(&s->pool);
+	err = sim_pool_new(&s->pool);
+	if (err)
+		log_warnx("simulator: no second thread (%s), running on one",
+			  strerror(-err));
+	return 0;
 }
 
 /* One event, live: what the loop does with it. */
