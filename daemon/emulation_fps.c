@@ -33,13 +33,8 @@ static int client_opts(const struct scenario *sc, unsigned i,
 		return 1;
 	if (scenario_words_split(sh->role, sh->args, w, err, sizeof(err)))
 		return 1;
-	fps_opts_init(o, 0);
-	o->run.run_dir = dir;
-	o->run.host = sh->name;
-	o->run.seed = seed;
-	o->run.seed_set = 1;
-	o->run.rep = rep;
-	if (fps_opts_parse(o, w->argc - 1, w->argv + 1, 0, err, sizeof(err))) {
+	if (fps_opts_host(o, 0, dir, sh->name, seed, rep, w->argc - 1,
+			  w->argv + 1, err, sizeof(err))) {
 		scenario_words_free(w);
 		return 1;
 	}

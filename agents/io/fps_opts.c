@@ -321,6 +321,19 @@ int fps_opts_parse(struct fps_opts *o, int argc, char *argv[], int64_t now,
 	return check(o, err, errlen);
 }
 
+int fps_opts_host(struct fps_opts *o, int server, const char *run_dir,
+		  const char *host, uint64_t seed, unsigned rep, int argc,
+		  char *argv[], char *err, size_t errlen)
+{
+	fps_opts_init(o, server);
+	o->run.run_dir = run_dir;
+	o->run.host = host;
+	o->run.seed = seed;
+	o->run.seed_set = 1;
+	o->run.rep = rep;
+	return fps_opts_parse(o, argc, argv, 0, err, errlen);
+}
+
 int fps_map_load(const char *name, struct map *m, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 64], why[256] = "";

@@ -48,6 +48,14 @@ void fps_opts_init(struct fps_opts *o, int server);
 int fps_opts_parse(struct fps_opts *o, int argc, char *argv[], int64_t now,
 		   char *err, size_t errlen);
 
+/* The options of a host that the daemon starts or simulates: the run
+ * context its agent would take from the environment (run directory, host
+ * name, the repetition's seed and number), then argv parsed as the agent
+ * parses it (now 0). 0, or -EINVAL with the reason in err. */
+int fps_opts_host(struct fps_opts *o, int server, const char *run_dir,
+		  const char *host, uint64_t seed, unsigned rep, int argc,
+		  char *argv[], char *err, size_t errlen);
+
 /* The map NAME (agent_map_open's search). 0 or -errno, reason in err. */
 int fps_map_load(const char *name, struct map *m, char *err, size_t errlen);
 

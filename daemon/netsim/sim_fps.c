@@ -49,7 +49,7 @@ struct sim_fps {
 	struct fps_client *cl;
 	int peer[LC_MAX_PLAYERS]; /* server: host index of player P, -1 */
 	int server_host;	  /* client: host index of --server, -1 */
-	struct fps_bundle_cache *cache[2]; /* client: the threads' caches */
+	const struct sim_fps_games *games; /* client: the threads' caches */
 	uint64_t tx_failed;
 };
 
@@ -83,14 +83,8 @@ int sim_fps_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 	rc = scenario_words_split(sh->role, sh->args, &h->words, err, errlen);
 	if (rc)
 		return rc;
-	fps_opts_init(&f->o, server);
-	f->o.run.run_dir = run_dir;
-	f->o.run.host = sh->name;
-	f->o.run.seed = seed;
-	f->o.run.seed_set = 1;
-	f->o.run.rep = rep;
-	rc = fps_opts_parse(&f->o, h->words.argc - 1, h->words.argv + 1, 0, err,
-			    errlen);
+	rc = fps_opts_host(&f->o, server, run_dir, sh->name, seed, rep,
+			   h->words.argc - 1, h->words.argv + 1, err, errlen);
 	if (rc)
 		return rc;
 	if (f->o.run.start_set && !f->o.run.start_relative) {
@@ -226,8 +220,7 @@ int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs, int64_t *first,
 		f->o.cl.duration_s = f->o.duration_s;
 		f->o.cl.seed = f->o.run.seed;
 		f->o.cl.cache = gs->cache[0];
-		f->cache[0] = gs->cache[0];
-		f->cache[1] = gs->cache[1];
+		f->games = gs;
 		rc = fps_client_new(&f->o.cl, &f->cl);
 		if (rc)
 			snprintf(err, errlen, "fps-client: %s", strerror(-rc));
@@ -247,7 +240,8 @@ int sim_fps_is_server(const struct sim_host *h)
 void sim_fps_on_thread(struct sim_host *h, unsigned part)
 {
 	if (h->fps->cl)
-		fps_client_use_cache(h->fps->cl, h->fps->cache[part & 1]);
+		fps_client_use_cache(h->fps->cl,
+				     h->fps->games->cache[part & 1]);
 }
 
 int sim_fps_route(const struct sim_host *h, const struct role_dgram *d,
