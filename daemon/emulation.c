@@ -393,6 +393,27 @@ static int setup_backend(struct emulation *e)
 	return err;
 }
 
+/* Every host knows every other host's MAC from the start (ns.h). */
+static int setup_neighbours(struct emulation *e)
+{
+	uint32_t *ip = calloc(e->n, sizeof(*ip));
+	int err = 0;
+
+	if (ip == NULL)
+		return -ENOMEM;
+	for (unsigned i = 0; i < e->n; i++)
+		ip[i] = e->h[i].ip;
+	for (unsigned i = 0; err == 0 && i < e->n; i++) {
+		err = netns_host_neighbours(e->h[i].hp.nsfd, e->hub_fd,
+					    e->h[i].host_ifindex, i, ip, e->n);
+		if (err < 0)
+			log_warnx("host %s: neighbour entries: %s",
+				  e->sc->hosts[i].name, strerror(-err));
+	}
+	free(ip);
+	return err;
+}
+
 /* Everything up to "go": runs with the thread in the hub namespace. */
 static int setup_network(struct emulation *e)
 {
@@ -439,7 +460,8 @@ static int setup_network(struct emulation *e)
 			return err;
 		}
 	}
-	return setup_backend(e);
+	err = setup_neighbours(e);
+	return err < 0 ? err : setup_backend(e);
 }
 
 /* counters.csv and hosts.csv; a file that cannot be written (a full

@@ -8,11 +8,17 @@
  * p50, p99, max, how many datagrams arrived, and how many arrived
  * after one with a higher sequence number (out of order).
  *
+ * SOCKS (1..8, default 1) sends the datagrams from that many sockets in
+ * turn, one thread, so the receiver's out-of-order count shows whether a
+ * host's sends keep their order across its sockets. BURST (default 1)
+ * wakes once per BURST datagrams' worth of time and sends them back to
+ * back, or GAP_US microseconds apart (spinning) when given.
+ *
  * "timer" measures the platform's floor for the same job: how late an
  * absolute CLOCK_MONOTONIC timerfd, waited for with epoll as the bridge
  * does, wakes this process.
  *
- * usage: udp_blast send IP PORT RATE COUNT [SIZE]
+ * usage: udp_blast send IP PORT RATE COUNT [SIZE [SOCKS [BURST [GAP_US]]]]
  *        udp_blast recv PORT COUNT TIMEOUT_S DELAY_NS
  *        udp_blast timer PERIOD_NS COUNT
  *        udp_blast raw IFNAME DSTMAC ETHERTYPE HEXBYTES [LEN]
@@ -62,43 +68,50 @@ static void sleep_until(int64_t t)
 }
 
 static int do_send(const char *ip, int port, double rate, long count,
-		   size_t size)
+		   size_t size, int nsock, long burst, int64_t gap)
 {
 	struct sockaddr_in to = {.sin_family = AF_INET,
 				 .sin_port = htons((uint16_t)port)};
 	unsigned char buf[1500];
 	int64_t start, interval, tick;
 	long sent = 0;
-	int fd;
+	int fd[8];
 
 	if (size < sizeof(struct blast_hdr) || size > sizeof(buf) ||
-	    rate <= 0 || count <= 0 ||
+	    rate <= 0 || count <= 0 || nsock < 1 || nsock > 8 || burst < 1 ||
 	    inet_pton(AF_INET, ip, &to.sin_addr) != 1)
 		return 2;
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0) {
-		perror("udp_blast: socket");
-		return 1;
+	for (int k = 0; k < nsock; k++) {
+		fd[k] = socket(AF_INET, SOCK_DGRAM, 0);
+		if (fd[k] < 0) {
+			perror("udp_blast: socket");
+			return 1;
+		}
 	}
 	memset(buf, 0xa5, sizeof(buf));
 	interval = (int64_t)(1e9 / rate);
-	/* Wake at most every 100 us and send what is due: per-packet sleeps
-	 * at 50k/s would cost more CPU than the bridge has on 2 cores. */
-	tick = interval > 100000 ? interval : 100000;
+	/* Wake at most every 100 us (or once a burst) and send what is due:
+	 * per-packet sleeps at 50k/s would cost more CPU than the bridge has
+	 * on 2 cores. */
+	tick = interval * burst > 100000 ? interval * burst : 100000;
 	start = clock_ns(CLOCK_MONOTONIC);
 	while (sent < count) {
 		int64_t now = clock_ns(CLOCK_MONOTONIC);
-		long due = (long)((now - start) / interval) + 1;
+		long due = ((long)((now - start) / (interval * burst)) + 1) * burst;
 
 		if (due > count)
 			due = count;
-		while (sent < due) {
-			struct blast_hdr h = {(uint64_t)sent,
-					      clock_ns(CLOCK_MONOTONIC)};
+		for (int64_t t = now; sent < due; t += gap) {
+			struct blast_hdr h;
+
+			while (gap > 0 && clock_ns(CLOCK_MONOTONIC) < t)
+				; /* spin: the gap is shorter than a sleep */
+			h = (struct blast_hdr){(uint64_t)sent,
+					       clock_ns(CLOCK_MONOTONIC)};
 
 			memcpy(buf, &h, sizeof(h));
-			if (sendto(fd, buf, size, 0, (struct sockaddr *)&to,
-				   sizeof(to)) < 0 &&
+			if (sendto(fd[sent % nsock], buf, size, 0,
+				   (struct sockaddr *)&to, sizeof(to)) < 0 &&
 			    errno != ENOBUFS && errno != EAGAIN) {
 				perror("udp_blast: sendto");
 				return 1;
@@ -107,7 +120,8 @@ static int do_send(const char *ip, int port, double rate, long count,
 		}
 		sleep_until(now + tick);
 	}
-	close(fd);
+	for (int k = 0; k < nsock; k++)
+		close(fd[k]);
 	printf("sent=%ld\n", sent);
 	return 0;
 }
@@ -306,7 +320,10 @@ int main(int argc, char *argv[])
 	if (argc >= 6 && strcmp(argv[1], "send") == 0)
 		return do_send(argv[2], atoi(argv[3]), atof(argv[4]),
 			       atol(argv[5]),
-			       argc > 6 ? (size_t)atol(argv[6]) : 64);
+			       argc > 6 ? (size_t)atol(argv[6]) : 64,
+			       argc > 7 ? atoi(argv[7]) : 1,
+			       argc > 8 ? atol(argv[8]) : 1,
+			       argc > 9 ? atoll(argv[9]) * 1000 : 0);
 	if (argc == 6 && strcmp(argv[1], "recv") == 0)
 		return do_recv(atoi(argv[2]), atol(argv[3]), atof(argv[4]),
 			       atoll(argv[5]));
@@ -315,7 +332,7 @@ int main(int argc, char *argv[])
 			      argc == 7 ? (size_t)atol(argv[6]) : 0);
 	if (argc == 4 && strcmp(argv[1], "timer") == 0)
 		return do_timer(atoll(argv[2]), atol(argv[3]));
-	fprintf(stderr, "usage: udp_blast send IP PORT RATE COUNT [SIZE]\n"
+	fprintf(stderr, "usage: udp_blast send IP PORT RATE COUNT [SIZE [SOCKS [BURST [GAP_US]]]]\n"
 			"       udp_blast recv PORT COUNT TIMEOUT_S DELAY_NS\n"
 			"       udp_blast timer PERIOD_NS COUNT\n"
 			"       udp_blast raw IFNAME DSTMAC ETHERTYPE HEXBYTES "

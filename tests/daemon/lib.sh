@@ -41,7 +41,9 @@ trap cleanup EXIT
 # run_fg FILE: reckond run FILE in $tmp (results under $tmp/results);
 # sets rc and rundir.
 run_fg() {
-	(cd "$tmp" && "$reckond" -q -s "$sock" run "$here/$1") >"$tmp/out" 2>"$tmp/err"
+	local f=$1
+	case $f in /*) ;; *) f=$here/$f ;; esac
+	(cd "$tmp" && "$reckond" -q -s "$sock" run "$f") >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	rundir=$(sed -n 's/^results: //p' "$tmp/out")
 	[ -n "$rundir" ] || rundir=/nonexistent

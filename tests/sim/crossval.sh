@@ -17,8 +17,10 @@
 #     makes its draws per datagram in arrival order. Each quickstart link
 #     has one sender, which sends in a fixed order (ticks, then lanes,
 #     then entities), and one thread's sends are not reordered on its
-#     veth, so the bridge sees the simulator's order and every datagram
-#     gets the same loss draw. Nothing else can drop one: no rate, the
+#     veth (no ARP either: reckond gives every host permanent entries for
+#     its peers, so the first datagrams do not queue for a reply while
+#     later ones overtake them; tests/daemon/order.sh), so the bridge sees
+#     the simulator's order and every datagram gets the same loss draw. Nothing else can drop one: no rate, the
 #     queue limit (1000) is never near, and the observer lingers 1 s
 #     after the last frame, far beyond the 50 ms +- 10 ms of delay. (It
 #     would not hold with several senders on one link, rate limits,
