@@ -385,6 +385,22 @@ int fps_game_open(const struct fps_opts *o, const struct map *m,
 	return sim_open(m, &c, &g->chunk, NULL, &g->world);
 }
 
+int fps_game_play(struct fps_game *g, int64_t until_ns)
+{
+	g->chunk.n = 0;
+	return sim_step_until(g->world, until_ns, &g->chunk, NULL);
+}
+
+int64_t fps_game_next(const struct fps_game *g)
+{
+	return sim_next_ns(g->world);
+}
+
+long fps_game_ticks(const struct fps_game *g)
+{
+	return sim_ticks(g->world);
+}
+
 int fps_game_feed(struct fps_game *g, int64_t until_ns, uint32_t entity,
 		  struct fps_track *k)
 {
@@ -392,8 +408,7 @@ int fps_game_feed(struct fps_game *g, int64_t until_ns, uint32_t entity,
 
 	if (sim_next_ns(g->world) >= until_ns)
 		return 0;
-	g->chunk.n = 0;
-	rc = sim_step_until(g->world, until_ns, &g->chunk, NULL);
+	rc = fps_game_play(g, until_ns);
 	return rc ? rc : fps_tracks_take(k, entity, 1, &g->chunk, 0);
 }
 

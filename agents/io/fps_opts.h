@@ -79,6 +79,14 @@ int fps_game_open(const struct fps_opts *o, const struct map *m,
 		  struct fps_game *g);
 int fps_game_feed(struct fps_game *g, int64_t until_ns, uint32_t entity,
 		  struct fps_track *k);
+/* Lower level, for a caller that takes every bot's samples: play runs
+ * the world up to until_ns with this step's samples of all bots in
+ * g->chunk (0 or -errno); next is the time of the next tick (INT64_MAX
+ * after the last); ticks is how many the whole game has, each with one
+ * sample of every bot. */
+int fps_game_play(struct fps_game *g, int64_t until_ns);
+int64_t fps_game_next(const struct fps_game *g);
+long fps_game_ticks(const struct fps_game *g);
 void fps_game_close(struct fps_game *g);
 
 /* The whole game of o cut into one track per bot, o->bots of them, in

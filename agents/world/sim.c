@@ -327,6 +327,11 @@ int64_t sim_next_ns(const struct sim *s)
 	return (int64_t)((s->k * (int64_t)1000000000) / s->cfg.tick_hz);
 }
 
+long sim_ticks(const struct sim *s)
+{
+	return s->ticks;
+}
+
 int sim_step_until(struct sim *s, int64_t t_ns, struct trace *t,
 		   struct trace_events *ev)
 {

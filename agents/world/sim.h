@@ -54,14 +54,17 @@ int sim_run_stats(const struct map *m, const struct sim_config *c,
  * sim_step_until runs every tick whose time (ns from
  * the first) is below t_ns, appending to t and ev, and returns 0 or the
  * first error, which it keeps returning; sim_next_ns is the time of the
- * next tick, INT64_MAX after the last. Ticks run in chunks give exactly
- * sim_run's trace. c is copied; m must outlive the run. */
+ * next tick, INT64_MAX after the last; sim_ticks is how many ticks the
+ * whole run has (each records one sample of every bot). Ticks run in
+ * chunks give exactly sim_run's trace. c is copied; m must outlive the
+ * run. */
 struct sim;
 int sim_open(const struct map *m, const struct sim_config *c, struct trace *t,
 	     struct trace_events *ev, struct sim **out);
 int sim_step_until(struct sim *s, int64_t t_ns, struct trace *t,
 		   struct trace_events *ev);
 int64_t sim_next_ns(const struct sim *s);
+long sim_ticks(const struct sim *s);
 void sim_close(struct sim *s);
 
 #endif

@@ -84,7 +84,8 @@ static int setup(struct sim *s)
 	s->link_armed = calloc((size_t)s->n * s->n, sizeof(*s->link_armed));
 	s->truth = calloc(s->n, sizeof(*s->truth));
 	if (!s->h || !s->dest_host || !s->link_gen || !s->link_armed ||
-	    !s->truth || sim_fps_games_new(s->n, &s->games))
+	    !s->truth ||
+	    sim_fps_games_new(s->n, sim_loop_threads() >= 2, &s->games))
 		return -ENOMEM;
 	for (size_t k = 0; k < (size_t)s->n * s->n; k++)
 		s->link_armed[k] = INT64_MAX;

@@ -1,8 +1,10 @@
 /*
  * netsim_int.h: what the files of the network simulator share: the event
- * queue (sim_queue.c), the simulated links (sim_net.c) and hosts
- * (sim_host.c). The public interface is netsim.h; hosts split their args
- * with scenario_words_split (daemon/scenario/scenario_words.c).
+ * queue (sim_queue.c), the simulated links (sim_net.c), hosts (sim_host.c)
+ * and fps hosts (sim_fps.c) with their bot games (sim_game.c), the second
+ * thread (sim_pool.c) and the run (netsim.c, sim_loop.c). The public
+ * interface is netsim.h; hosts split their args with scenario_words_split
+ * (daemon/scenario/scenario_words.c).
  */
 #ifndef RECKON_NETSIM_INT_H
 #define RECKON_NETSIM_INT_H
@@ -209,8 +211,12 @@ int sim_fps_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 /* A client's --server address (host byte order), 0 for the server. */
 uint32_t sim_fps_server_addr(const struct sim_host *h);
 void sim_fps_set_server(struct sim_host *h, int host);
-int sim_fps_games_new(unsigned cap, struct sim_fps_games **out);
+/* threaded: play each bot game on its own thread (sim_game.c) */
+int sim_fps_games_new(unsigned cap, int threaded, struct sim_fps_games **out);
 void sim_fps_games_free(struct sim_fps_games *g);
+/* Wait until every game is played two ticks past t (sim_game.c); 0, or
+ * the error of a game that failed. */
+int sim_fps_games_wait(struct sim_fps_games *g, int64_t t);
 int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs,
 		  int64_t *first, char *err, size_t errlen);
 int sim_fps_is_server(const struct sim_host *h);
@@ -228,6 +234,20 @@ int sim_fps_recv(struct sim_host *h, unsigned src, uint16_t dport,
 		 role_emit_fn emit, void *arg);
 int sim_fps_finish(struct sim_host *h, int64_t now, int stopped);
 void sim_fps_free(struct sim_host *h);
+
+/*
+ * sim_game.c: a client's bot game played on its own thread while the run
+ * goes on. start: the world set up, tracks of full length (zeroed, owned
+ * by the caller as fps_game_tracks's are: fps_game_tracks_free) and the
+ * thread started; 0 or -errno. wait: until every sample up to two ticks
+ * past t is in place; 0 or the world's -errno. free: stops and joins the
+ * thread, the tracks stay.
+ */
+struct sim_game_feed;
+int sim_game_feed_start(const struct fps_opts *o, const struct map *m,
+			struct fps_track **tracks, struct sim_game_feed **out);
+int sim_game_feed_wait(struct sim_game_feed *f, int64_t t);
+void sim_game_feed_free(struct sim_game_feed *f);
 
 /*
  * netsim.c and sim_loop.c: one repetition. netsim.c builds it (hosts,
@@ -271,6 +291,8 @@ struct sim {
  * logged), -ENOMEM. run: the events until no
  * host is live; 0 or the first fatal -errno. free: what start made. */
 int sim_loop_start(struct sim *s);
+/* The threads a run may use: 1 or 2, 0 for a bad RECKON_SIM_THREADS. */
+unsigned sim_loop_threads(void);
 int sim_loop_run(struct sim *s);
 void sim_loop_free(struct sim *s);
 

@@ -34,11 +34,13 @@ struct sim_fps_game {
 	double duration_s;
 	uint64_t seed;
 	struct map m;
-	struct fps_track *tracks; /* one per bot, with has_trace */
+	struct fps_track *tracks;   /* one per bot, with has_trace */
+	struct sim_game_feed *feed; /* playing them, or NULL: played whole */
 };
 
 struct sim_fps_games {
 	unsigned n, cap;
+	int threaded; /* play games on their own threads (sim_game.c) */
 	struct sim_fps_game *g;
 	struct fps_bundle_cache *cache[2]; /* one per simulator thread */
 };
@@ -112,7 +114,7 @@ void sim_fps_set_server(struct sim_host *h, int host)
 	h->fps->server_host = host;
 }
 
-int sim_fps_games_new(unsigned cap, struct sim_fps_games **out)
+int sim_fps_games_new(unsigned cap, int threaded, struct sim_fps_games **out)
 {
 	struct sim_fps_games *g = calloc(1, sizeof(*g));
 
@@ -130,6 +132,7 @@ int sim_fps_games_new(unsigned cap, struct sim_fps_games **out)
 		return -ENOMEM;
 	}
 	g->cap = cap ? cap : 1;
+	g->threaded = threaded;
 	*out = g;
 	return 0;
 }
@@ -139,9 +142,8 @@ void sim_fps_games_free(struct sim_fps_games *g)
 	if (!g)
 		return;
 	for (unsigned k = 0; k < g->n; k++) {
-		for (int b = 0; g->g[k].tracks && b < g->g[k].bots; b++)
-			fps_track_free(&g->g[k].tracks[b]);
-		free(g->g[k].tracks);
+		sim_game_feed_free(g->g[k].feed);
+		fps_game_tracks_free(g->g[k].tracks, g->g[k].bots);
 		map_free(&g->g[k].m);
 	}
 	fps_bundle_cache_free(g->cache[0]);
@@ -157,6 +159,27 @@ static int same_game(const struct sim_fps_game *g, const struct fps_opts *o,
 	       (!trace ||
 		(g->bots == o->bots && g->tick_hz == o->cl.tick_hz &&
 		 g->duration_s == o->duration_s && g->seed == o->run.seed));
+}
+
+/* The bot world's tracks of o: played on their own thread when the run
+ * may use two, else whole now (also when the thread cannot start). */
+static int game_tracks(struct sim_fps_games *gs, struct sim_fps_game *g,
+		       const struct fps_opts *o)
+{
+	if (gs->threaded &&
+	    !sim_game_feed_start(o, &g->m, &g->tracks, &g->feed))
+		return 0;
+	return fps_game_tracks(o, &g->m, &g->tracks);
+}
+
+int sim_fps_games_wait(struct sim_fps_games *g, int64_t t)
+{
+	int rc = 0;
+
+	for (unsigned k = 0; !rc && k < g->n; k++)
+		if (g->g[k].feed)
+			rc = sim_game_feed_wait(g->g[k].feed, t);
+	return rc;
 }
 
 /* The game of o: the map, and for a client the bot world's tracks. */
@@ -180,7 +203,7 @@ static int game_for(struct sim_fps_games *gs, const struct fps_opts *o,
 	rc = fps_map_load(o->map, &g->m, err, errlen);
 	if (rc)
 		return rc;
-	if (trace && (rc = fps_game_tracks(o, &g->m, &g->tracks))) {
+	if (trace && (rc = game_tracks(gs, g, o))) {
 		snprintf(err, errlen, "generating the bot game: %s",
 			 strerror(-rc));
 		map_free(&g->m);

@@ -554,7 +554,7 @@ void sim_set_threads(unsigned n)
 
 /* Threads for a run: sim_set_threads's, else RECKON_SIM_THREADS (1 or
  * 2), else 2 on a machine with two CPUs or more. 0 for a bad value. */
-static unsigned threads(void)
+unsigned sim_loop_threads(void)
 {
 	const char *v = getenv("RECKON_SIM_THREADS");
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -569,7 +569,7 @@ static unsigned threads(void)
 /* The second thread, for a scenario with enough fps hosts to batch. */
 int sim_loop_start(struct sim *s)
 {
-	unsigned fps = 0, t = threads();
+	unsigned fps = 0, t = sim_loop_threads();
 	int err;
 
 	if (t == 0) {
@@ -620,6 +620,12 @@ int sim_loop_run(struct sim *s)
 
 	while (!err && s->live > 0 && sim_queue_pop(&s->q, &e)) {
 		s->now = e.t;
+		err = sim_fps_games_wait(s->games, e.t);
+		if (err) {
+			log_warnx("simulator: the bot game: %s",
+				  strerror(-err));
+			break;
+		}
 		if ((e.kind == EV_WAKE || e.kind == EV_LINK) && retired(s, &e))
 			continue;
 		if (s->pool && (host = batch_host(s, &e)) >= 0) {
