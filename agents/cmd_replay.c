@@ -47,7 +47,7 @@ static void usage(FILE *f)
 		"--together [--map NAME] [--pickup-r U] ...\n"
 		"       reckon-agent replay --trace FILE --predictor NAME "
 		"--lag MS[,MS...] [--stride N] [--hit U] [--map NAME] "
-		"[--param k=v ...] [--json]\n"
+		"[--param k=v ...] [--displays FILE] [--json]\n"
 		"       reckon-agent replay --trace FILE --experiment ant "
 		"[--map NAME] [--ant-params k=v,...]\n"
 		"       reckon-agent replay --list\n"
@@ -405,7 +405,25 @@ struct lag_args {
 	size_t stride;
 	double hit;
 	const struct map *world;
+	FILE *displays; /* --displays: every scored display, or NULL */
 };
+
+/* One --displays row: which measure, the lag, the entity, the time and
+ * the position shown. */
+struct display_out {
+	FILE *f;
+	const char *mode;
+	int64_t lag_ns;
+};
+
+static void put_display(void *arg, uint32_t entity, int64_t t_ns,
+			const double pos[3])
+{
+	const struct display_out *d = arg;
+
+	fprintf(d->f, "%s,%.0f,%u,%" PRId64 ",%.3f,%.3f\n", d->mode,
+		(double)d->lag_ns * 1e-6, entity, t_ns, pos[0], pos[1]);
+}
 
 static void print_lag(int json, int first, const struct replay_lag_result *a,
 		      const struct replay_lag_result *b)
@@ -460,8 +478,11 @@ static int run_lag(const struct replay_set *set, const struct lag_args *la,
 		       la->hit, "lag_ms", "n_pred", "aee", "median", "hits%",
 		       "frames", "err_mean", "err_p95", "upd/s", "bytes/s");
 	}
+	if (la->displays)
+		fprintf(la->displays, "mode,lag_ms,entity,t_ns,x,y\n");
 	for (int i = 0; i < la->n; i++) {
 		struct replay_lag_result a, b;
+		struct display_out d = {la->displays, "paper", la->lag_ns[i]};
 		int err;
 
 		replay_lag_opts_init(&o);
@@ -470,8 +491,13 @@ static int run_lag(const struct replay_set *set, const struct lag_args *la,
 		o.stride = la->stride;
 		o.world = la->world;
 		o.update_bytes = RECKON_ESPDU_MIN_LEN;
+		if (la->displays) {
+			o.on_display = put_display;
+			o.arg = &d;
+		}
 		err = replay_lag_run(set, &o, par, &a);
 		if (!err) {
+			d.mode = "ours";
 			o.every_tick = 0;
 			o.stride = 1;
 			err = replay_lag_run(set, &o, par, &b);
@@ -535,6 +561,7 @@ static int is_valued(const char *a)
 		"--subjects",	  "--seed",	 "--dr-eta",	 "--jump",
 		"--min-duration", "--grid",	 "--lag",	 "--stride",
 		"--hit",	  "--ant-params", "--map",	 "--pickup-r",
+		"--displays",
 	};
 
 	for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++)
@@ -561,7 +588,7 @@ int cmd_replay(int argc, char *argv[])
 	struct replay_world world;
 	struct predict_item items[MAP_MAX_ITEMS];
 	double respawn[MAP_MAX_ITEMS], pickup_r = AGENT_PICKUP_R;
-	const char *map_name = NULL, *ant_extra = NULL;
+	const char *map_name = NULL, *ant_extra = NULL, *displays = NULL;
 	int together = 0;
 
 	replay_opts_init(&o);
@@ -637,11 +664,15 @@ int cmd_replay(int argc, char *argv[])
 			map_name = v;
 		else if (!strcmp(a, "--pickup-r"))
 			bad = parse_num(v, 0, 1e9, &pickup_r);
+		else if (!strcmp(a, "--displays"))
+			displays = v;
 		if (bad)
 			return cmd_usage_error("replay", "bad %s '%s'", a, v);
 	}
 	if (!trace_path)
 		return cmd_usage_error("replay", "give --trace FILE");
+	if (displays && !la.n)
+		return cmd_usage_error("replay", "--displays goes with --lag");
 	if (experiment && strcmp(experiment, "led") != 0 &&
 	    strcmp(experiment, "ant") != 0) {
 		fprintf(stderr, "replay: unknown experiment '%s' (led, ant)\n",
@@ -711,9 +742,17 @@ int cmd_replay(int argc, char *argv[])
 		world.respawn_s = respawn;
 		world.pickup_r = pickup_r;
 	}
-	if (la.n)
+	if (la.n && displays && !(la.displays = fopen(displays, "we"))) {
+		fprintf(stderr, "replay: %s: %s\n", displays, strerror(errno));
+		rc = 1;
+	} else if (la.n) {
 		rc = run_lag(&set, &la, &par, trace_path, json);
-	else if (experiment && together)
+		if (la.displays && fclose(la.displays) && !rc) {
+			fprintf(stderr, "replay: %s: %s\n", displays,
+				strerror(errno));
+			rc = 1;
+		}
+	} else if (experiment && together)
 		rc = replay_ant_experiment(&set, &world, trace_path, ant_extra);
 	else if (experiment)
 		rc = run_experiment(&set, &o, &par, dr_eta, (uint64_t)seed,

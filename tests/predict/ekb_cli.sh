@@ -55,6 +55,38 @@ for l in d["lags"]:
 assert d["lags"][1]["paper"]["aee"] > d["lags"][0]["paper"]["aee"]
 assert 0 <= d["total_hit_pct"] <= 100
 PY
+# --displays: one row per scored display, whose errors against the trace
+# give the JSON's figures (positions written to 0.001 u)
+"$agent" replay --trace "$tmp/field.csv" --predictor ekb --lag 300,900 \
+	--stride 2 --displays "$tmp/disp.csv" --json >"$tmp/d.json"
+check "--displays exits 0" test $? -eq 0
+check "--displays rows give the JSON's counts and mean errors" \
+	python3 - "$tmp/d.json" "$tmp/disp.csv" "$tmp/field.csv" <<'PY'
+import csv, json, math, sys
+d = json.load(open(sys.argv[1]))
+truth = {}
+for line in open(sys.argv[3]):
+    if line[0] in "#t":
+        continue
+    f = line.split(",")
+    truth[(int(f[1]), round(float(f[0]) * 1e9))] = (float(f[4]), float(f[5]))
+err = {}
+for r in csv.DictReader(open(sys.argv[2])):
+    x, y = truth[(int(r["entity"]), int(r["t_ns"]))]
+    e = math.hypot(float(r["x"]) - x, float(r["y"]) - y)
+    err.setdefault((r["mode"], int(r["lag_ms"])), []).append(e)
+for l in d["lags"]:
+    p, o = err[("paper", l["lag_ms"])], err[("ours", l["lag_ms"])]
+    assert len(p) == l["paper"]["predictions"], (len(p), l)
+    assert len(o) == l["ours"]["frames"], (len(o), l)
+    assert abs(sum(p) / len(p) - l["paper"]["aee"]) < 2e-3, l
+    assert abs(sum(o) / len(o) - l["ours"]["err_mean"]) < 2e-3, l
+PY
+"$agent" replay --trace "$tmp/field.csv" --predictor ekb --displays x.csv \
+	>/dev/null 2>"$tmp/dl.err"
+check "--displays without --lag refused" test $? -eq 2
+check "... saying it goes with --lag" grep -q -- "--displays goes with --lag" "$tmp/dl.err"
+
 "$agent" replay --trace "$tmp/field.csv" --predictor is --lag 600 \
 	>"$tmp/t.txt" 2>&1
 check "table row for 600 ms" grep -Eq '^ +600 +[0-9]+ ' "$tmp/t.txt"
