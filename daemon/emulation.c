@@ -393,31 +393,31 @@ static int setup_backend(struct emulation *e)
 	return err;
 }
 
-/* Every host knows every other host's MAC from the start (ns.h). */
-static int setup_neighbours(struct emulation *e)
+/* Every host's address, in e->h[i].ip and in *ip (the caller frees it,
+ * also on failure). */
+static int host_addrs(struct emulation *e, uint32_t **ip)
 {
-	uint32_t *ip = calloc(e->n, sizeof(*ip));
-	int err = 0;
-
-	if (ip == NULL)
+	*ip = calloc(e->n, sizeof(**ip));
+	if (*ip == NULL)
 		return -ENOMEM;
-	for (unsigned i = 0; i < e->n; i++)
-		ip[i] = e->h[i].ip;
-	for (unsigned i = 0; err == 0 && i < e->n; i++) {
-		err = netns_host_neighbours(e->h[i].hp.nsfd, e->hub_fd,
-					    e->h[i].host_ifindex, i, ip, e->n);
-		if (err < 0)
-			log_warnx("host %s: neighbour entries: %s",
-				  e->sc->hosts[i].name, strerror(-err));
+	for (unsigned i = 0; i < e->n; i++) {
+		const struct sc_host *sh = &e->sc->hosts[i];
+		struct in_addr a;
+
+		if (inet_pton(AF_INET, sh->addr, &a) != 1) {
+			log_warnx("host %s: bad address '%s'", sh->name,
+				  sh->addr);
+			return -EINVAL;
+		}
+		(*ip)[i] = e->h[i].ip = a.s_addr;
 	}
-	free(ip);
-	return err;
+	return 0;
 }
 
 /* Everything up to "go": runs with the thread in the hub namespace. */
 static int setup_network(struct emulation *e)
 {
-	uint32_t net;
+	uint32_t net, *ip = NULL;
 	unsigned prefix;
 	int err;
 
@@ -433,34 +433,23 @@ static int setup_network(struct emulation *e)
 		return err;
 	}
 	err = netns_open_self(&e->hub_fd);
-	if (err < 0)
-		return err;
-	for (unsigned i = 0; i < e->n; i++) {
-		const struct sc_host *sh = &e->sc->hosts[i];
-		struct in_addr a;
-
-		if (inet_pton(AF_INET, sh->addr, &a) != 1) {
-			log_warnx("host %s: bad address '%s'", sh->name,
-				  sh->addr);
-			return -EINVAL;
-		}
-		e->h[i].ip = a.s_addr;
+	if (err == 0)
+		err = host_addrs(e, &ip);
+	for (unsigned i = 0; err == 0 && i < e->n; i++) {
 		err = spawn_host(e, i);
 		if (err < 0)
-			return err;
+			break;
 		e->live++;
 		err = netns_veth_add(i, e->h[i].hp.pid, &e->h[i].hub_ifindex);
 		if (err == 0)
-			err = netns_host_setup(e->h[i].hp.nsfd, e->hub_fd,
-					       a.s_addr, prefix,
+			err = netns_host_setup(e->h[i].hp.nsfd, e->hub_fd, ip,
+					       e->n, i, prefix,
 					       &e->h[i].host_ifindex);
-		if (err < 0) {
-			log_warnx("host %s: network set-up: %s", sh->name,
-				  strerror(-err));
-			return err;
-		}
+		if (err < 0)
+			log_warnx("host %s: network set-up: %s",
+				  e->sc->hosts[i].name, strerror(-err));
 	}
-	err = setup_neighbours(e);
+	free(ip);
 	return err < 0 ? err : setup_backend(e);
 }
 

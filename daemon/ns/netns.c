@@ -268,7 +268,54 @@ int netns_offloads_off(const char *ifname)
 	return err;
 }
 
-static int host_configure(uint32_t addr, unsigned prefix, int *host_ifindex)
+/* A permanent IPv4 neighbour entry: ip is at mac on ifindex. */
+static int neigh_add(struct nl_sock *sk, int ifindex, uint32_t ip,
+		     const unsigned char mac[6])
+{
+	struct rtnl_neigh *ne = rtnl_neigh_alloc();
+	struct nl_addr *dst = nl_addr_build(AF_INET, &ip, 4);
+	struct nl_addr *ll = nl_addr_build(AF_LLC, mac, 6);
+	int err = -ENOMEM;
+
+	if (ne != NULL && dst != NULL && ll != NULL) {
+		rtnl_neigh_set_ifindex(ne, ifindex);
+		rtnl_neigh_set_family(ne, AF_INET);
+		rtnl_neigh_set_state(ne, NUD_PERMANENT);
+		rtnl_neigh_set_lladdr(ne, ll);
+		err = nlerr(rtnl_neigh_set_dst(ne, dst));
+		if (err == 0)
+			err = nlerr(rtnl_neigh_add(
+				sk, ne, NLM_F_CREATE | NLM_F_REPLACE));
+	}
+	if (ll != NULL)
+		nl_addr_put(ll);
+	if (dst != NULL)
+		nl_addr_put(dst);
+	if (ne != NULL)
+		rtnl_neigh_put(ne);
+	return err;
+}
+
+/* On ifindex, a permanent entry for every host j but self: ip[j] at
+ * netns_host_mac(j). */
+static int neighbours_add(struct nl_sock *sk, int ifindex, const uint32_t *ip,
+			  unsigned n, unsigned self)
+{
+	int err = 0;
+
+	for (unsigned j = 0; err == 0 && j < n; j++) {
+		unsigned char mac[6];
+
+		if (j == self)
+			continue;
+		netns_host_mac(j, mac);
+		err = neigh_add(sk, ifindex, ip[j], mac);
+	}
+	return err;
+}
+
+static int host_configure(const uint32_t *ip, unsigned n, unsigned self,
+			  unsigned prefix, int *host_ifindex)
 {
 	struct rtnl_addr *ra = NULL;
 	struct rtnl_route *rt = NULL;
@@ -276,6 +323,7 @@ static int host_configure(uint32_t addr, unsigned prefix, int *host_ifindex)
 	struct nl_addr *local = NULL, *dst = NULL;
 	struct nl_sock *sk;
 	uint32_t any = 0;
+	uint32_t addr = ip[self];
 	int err, ifindex = 0;
 
 	sysctl_write("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
@@ -327,6 +375,8 @@ static int host_configure(uint32_t addr, unsigned prefix, int *host_ifindex)
 		}
 	}
 	if (err == 0)
+		err = neighbours_add(sk, ifindex, ip, n, self);
+	if (err == 0)
 		*host_ifindex = ifindex;
 	if (dst != NULL)
 		nl_addr_put(dst);
@@ -340,67 +390,14 @@ static int host_configure(uint32_t addr, unsigned prefix, int *host_ifindex)
 	return err;
 }
 
-int netns_host_setup(int nsfd, int hub_fd, uint32_t addr, unsigned prefix,
-		     int *host_ifindex)
+int netns_host_setup(int nsfd, int hub_fd, const uint32_t *ip, unsigned n,
+		     unsigned self, unsigned prefix, int *host_ifindex)
 {
 	int err = netns_enter(nsfd);
 
 	if (err < 0)
 		return err;
-	err = host_configure(addr, prefix, host_ifindex);
-	if (netns_enter(hub_fd) < 0 && err == 0)
-		err = -errno;
-	return err;
-}
-
-/* A permanent IPv4 neighbour entry: ip is at mac on ifindex. */
-static int neigh_add(struct nl_sock *sk, int ifindex, uint32_t ip,
-		     const unsigned char mac[6])
-{
-	struct rtnl_neigh *ne = rtnl_neigh_alloc();
-	struct nl_addr *dst = nl_addr_build(AF_INET, &ip, 4);
-	struct nl_addr *ll = nl_addr_build(AF_LLC, mac, 6);
-	int err = -ENOMEM;
-
-	if (ne != NULL && dst != NULL && ll != NULL) {
-		rtnl_neigh_set_ifindex(ne, ifindex);
-		rtnl_neigh_set_family(ne, AF_INET);
-		rtnl_neigh_set_state(ne, NUD_PERMANENT);
-		rtnl_neigh_set_lladdr(ne, ll);
-		err = nlerr(rtnl_neigh_set_dst(ne, dst));
-		if (err == 0)
-			err = nlerr(rtnl_neigh_add(
-				sk, ne, NLM_F_CREATE | NLM_F_REPLACE));
-	}
-	if (ll != NULL)
-		nl_addr_put(ll);
-	if (dst != NULL)
-		nl_addr_put(dst);
-	if (ne != NULL)
-		rtnl_neigh_put(ne);
-	return err;
-}
-
-int netns_host_neighbours(int nsfd, int hub_fd, int host_ifindex,
-			  unsigned self, const uint32_t *ip, unsigned n)
-{
-	struct nl_sock *sk;
-	int err = netns_enter(nsfd);
-
-	if (err < 0)
-		return err;
-	err = nl_open(&sk);
-	if (err == 0) {
-		for (unsigned j = 0; err == 0 && j < n; j++) {
-			unsigned char mac[6];
-
-			if (j == self)
-				continue;
-			netns_host_mac(j, mac);
-			err = neigh_add(sk, host_ifindex, ip[j], mac);
-		}
-		nl_socket_free(sk);
-	}
+	err = host_configure(ip, n, self, prefix, host_ifindex);
 	if (netns_enter(hub_fd) < 0 && err == 0)
 		err = -errno;
 	return err;

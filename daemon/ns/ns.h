@@ -43,21 +43,17 @@ void netns_hub_mac(unsigned i, unsigned char mac[6]);
  * *hub_ifindex is the hub end's index. */
 int netns_veth_add(unsigned i, pid_t pid, int *hub_ifindex);
 
-/* Inside the namespace behind nsfd: loopback up, addr/prefix on eth0,
- * offloads off, eth0 up, a default route out of eth0. Returns to the
- * namespace the caller was in (hub_fd). *host_ifindex is eth0's index
- * inside the host namespace. */
-int netns_host_setup(int nsfd, int hub_fd, uint32_t addr, unsigned prefix,
-		     int *host_ifindex);
-
-/* Inside the namespace behind nsfd: a permanent ARP entry on eth0
- * (host_ifindex) for every other host j, ip[j] at netns_host_mac(j), so
- * no datagram waits for address resolution. A host's first datagrams to
- * a peer would otherwise queue for the ARP round trip and be flushed
- * while its later ones go straight out, out of their order (and the
- * simulator has no ARP). Returns to the namespace behind hub_fd. */
-int netns_host_neighbours(int nsfd, int hub_fd, int host_ifindex,
-			  unsigned self, const uint32_t *ip, unsigned n);
+/* Inside the namespace behind nsfd: loopback up, ip[self]/prefix on
+ * eth0, offloads off, eth0 up, a default route out of eth0, and a
+ * permanent ARP entry for every other host j of the n, ip[j] at
+ * netns_host_mac(j), so no datagram waits for address resolution. A
+ * host's first datagrams to a peer would otherwise queue for the ARP
+ * round trip and be flushed while its later ones go straight out, out of
+ * their order (and the simulator has no ARP). Returns to the namespace
+ * the caller was in (hub_fd). *host_ifindex is eth0's index inside the
+ * host namespace. */
+int netns_host_setup(int nsfd, int hub_fd, const uint32_t *ip, unsigned n,
+		     unsigned self, unsigned prefix, int *host_ifindex);
 
 /* Kernel backend: a Linux bridge "rkbr" in the current namespace with the
  * n hub-side veths as its ports, up. */
