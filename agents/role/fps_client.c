@@ -38,9 +38,12 @@ struct snap {
 	uint8_t crouch, alive, team;
 };
 
+/* A remote player's ring of snapshots: its count and next slot. The
+ * snapshots are fps_client.ring[slot][player]: all players usually
+ * share a slot number (one snapshot each a tick), so one tick's
+ * snapshots are written, and rendered from, side by side. */
 struct remote {
 	int n, head;
-	struct snap s[SNAP_KEEP];
 };
 
 struct fps_client {
@@ -51,6 +54,7 @@ struct fps_client {
 	struct lc_body body;
 	struct wrng rng;
 	struct remote rem[LC_MAX_PLAYERS];
+	struct snap ring[SNAP_KEEP][LC_MAX_PLAYERS];
 	int64_t newest_tick, newest_recv; /* -1: nothing yet */
 	uint32_t seq;
 	int target;
@@ -176,7 +180,7 @@ static struct fps_state own_state(struct fps_client *cl, int64_t t)
 
 static int tx(struct fps_client *cl, size_t len, role_emit_fn emit, void *arg)
 {
-	struct role_dgram d = {0, FPS_PORT_DIS, len, cl->buf};
+	struct role_dgram d = {0, FPS_PORT_DIS, len, cl->buf, 0};
 	int rc = emit(arg, &d);
 
 	return rc == ROLE_EMIT_FAILED ? 0 : rc;
@@ -211,7 +215,7 @@ static int render(const struct fps_client *cl, int p, int64_t now,
 		     (double)cl->tick_ns;
 	for (int i = 1; i <= r->n; i++) {
 		const struct snap *s =
-			&r->s[(r->head - i + SNAP_KEEP) % SNAP_KEEP];
+			&cl->ring[(r->head - i + SNAP_KEEP) % SNAP_KEEP][p];
 
 		if (s->tick <= rt) {
 			a = s;
@@ -244,11 +248,10 @@ static int enemies(const struct fps_state *a, const struct fps_state *b)
  * at its true state. Returns the number of slots used. */
 static int rendered_world(const struct fps_client *cl, int64_t now,
 			  const struct fps_state *me, struct fps_state *w,
-			  uint8_t *alive, int64_t *rtick)
+			  uint8_t *alive)
 {
 	int n = 0;
 
-	*rtick = -1;
 	memset(w, 0, LC_MAX_PLAYERS * sizeof(*w));
 	for (int p = 0; p < LC_MAX_PLAYERS; p++) {
 		int64_t t;
@@ -259,8 +262,6 @@ static int rendered_world(const struct fps_client *cl, int64_t now,
 			alive[p] = (uint8_t)me->alive;
 		} else if (!render(cl, p, now, &w[p], &t)) {
 			alive[p] = (uint8_t)w[p].alive;
-			if (t > *rtick)
-				*rtick = t;
 		} else {
 			continue;
 		}
@@ -379,14 +380,13 @@ static int combat(struct fps_client *cl, int64_t now, int64_t tick_t,
 {
 	struct fps_state w[LC_MAX_PLAYERS];
 	uint8_t alive[LC_MAX_PLAYERS];
-	int64_t rtick;
 	int n, t;
 
 	if (!me->alive) {
 		cl->target = -1;
 		return 0;
 	}
-	n = rendered_world(cl, now, me, w, alive, &rtick);
+	n = rendered_world(cl, now, me, w, alive);
 	t = pick_target(cl, w, alive, n);
 	if (t != cl->target)
 		cl->seen_since = tick_t;
@@ -435,14 +435,15 @@ int fps_client_advance(struct fps_client *cl, int64_t now_ns, role_emit_fn emit,
 	return 0;
 }
 
-/* Keep snapshot n in r's ring in tick order: it takes the slot after
+/* Keep snapshot n in player p's ring in tick order: it takes the slot after
  * the newest (when the ring is full, the oldest tick's) and moves back
  * past any newer tick (a datagram that overtook it). */
-static void remote_add(struct remote *r, const struct snap *n)
+static void remote_add(struct fps_client *cl, int p, const struct snap *n)
 {
+	struct remote *r = &cl->rem[p];
 	int i = r->head;
 
-	r->s[i] = *n;
+	cl->ring[i][p] = *n;
 	r->head = (r->head + 1) % SNAP_KEEP;
 	if (r->n < SNAP_KEEP)
 		r->n++;
@@ -450,20 +451,19 @@ static void remote_add(struct remote *r, const struct snap *n)
 		int j = (i - 1 + SNAP_KEEP) % SNAP_KEEP;
 		struct snap t;
 
-		if (r->s[j].tick <= r->s[i].tick)
+		if (cl->ring[j][p].tick <= cl->ring[i][p].tick)
 			break;
-		t = r->s[j];
-		r->s[j] = r->s[i];
-		r->s[i] = t;
+		t = cl->ring[j][p];
+		cl->ring[j][p] = cl->ring[i][p];
+		cl->ring[i][p] = t;
 		i = j;
 	}
 }
 
-/* One decoded snapshot PDU: idx's state at server tick seq. */
+/* One decoded snapshot PDU: idx's state at server tick s.tick. */
 struct snap_pdu {
 	int idx;
-	uint32_t seq;
-	struct fps_state st;
+	struct snap s;
 };
 
 /* The cache of decoded bundles (fps_client.h). A slot holds a bundle's
@@ -504,21 +504,14 @@ static struct cache_slot *cache_slot(struct fps_bundle_cache *c,
 static void on_snapshot(struct fps_client *cl, int64_t now,
 			const struct snap_pdu *u)
 {
-	struct remote *r;
-
 	cl->st.rx_snap++;
-	if ((int64_t)u->seq > cl->newest_tick) {
-		cl->newest_tick = u->seq;
+	if ((int64_t)u->s.tick > cl->newest_tick) {
+		cl->newest_tick = u->s.tick;
 		cl->newest_recv = now;
 	}
 	if (u->idx == cl->me)
 		return; /* the authoritative echo of itself: unused */
-	r = &cl->rem[u->idx];
-	remote_add(r, &(struct snap){u->st.pose.x, u->st.pose.y,
-				     u->st.pose.yaw, u->seq,
-				     (uint8_t)u->st.pose.crouch,
-				     (uint8_t)u->st.alive,
-				     (uint8_t)u->st.team});
+	remote_add(cl, u->idx, &u->s);
 }
 
 /* Decode a snapshot bundle into u: 0, or -EPROTO when one of its PDUs
@@ -529,13 +522,17 @@ static int decode_bundle(const uint8_t *buf, const struct fps_span *sp, int n,
 	for (int i = 0; i < n; i++) {
 		const uint8_t *p = buf + sp[i].off;
 		struct reckon_espdu e;
+		struct fps_state st;
 
 		if (reckon_dis_pdu_type(p, sp[i].len) !=
 			    RECKON_DIS_PDU_ENTITY_STATE ||
 		    reckon_espdu_decode(p, sp[i].len, &e) != RECKON_ESPDU_OK ||
-		    fps_espdu_to_state(&e, &u[i].idx, &u[i].st))
+		    fps_espdu_to_state(&e, &u[i].idx, &st))
 			return -EPROTO;
-		u[i].seq = e.seq;
+		u[i].s = (struct snap){st.pose.x,	 st.pose.y,
+				       st.pose.yaw,	 e.seq,
+				       (uint8_t)st.pose.crouch, (uint8_t)st.alive,
+				       (uint8_t)st.team};
 	}
 	return 0;
 }

@@ -40,6 +40,8 @@ struct fps_server {
 	uint8_t snap[LC_MAX_PLAYERS * RECKON_ESPDU_MAX_LEN];
 	size_t bend[LC_MAX_PLAYERS];
 	int npdu[LC_MAX_PLAYERS];
+	uint64_t bundles; /* packed so far, this tick's included: the
+			   * role_dgram.same of each is its 1-based count */
 };
 
 int fps_server_new(const struct fps_server_cfg *c, struct fps_server **out,
@@ -86,9 +88,9 @@ int64_t fps_server_next(const struct fps_server *s)
 }
 
 static int tx(struct fps_server *s, int dest, const uint8_t *buf, size_t len,
-	      role_emit_fn emit, void *arg)
+	      uint64_t same, role_emit_fn emit, void *arg)
 {
-	struct role_dgram d = {(uint16_t)dest, FPS_PORT_DIS, len, buf};
+	struct role_dgram d = {(uint16_t)dest, FPS_PORT_DIS, len, buf, same};
 	int rc = emit(arg, &d);
 
 	if (rc == ROLE_EMIT_FAILED) {
@@ -140,7 +142,7 @@ static int send_hit(struct fps_server *s, const struct lc_out *o,
 	d.hit.tick = (uint64_t)(s->lc.tick < 0 ? 0 : s->lc.tick);
 	if (reckon_detonation_encode(&d, s->buf, sizeof(s->buf), &n))
 		return -EINVAL;
-	return tx(s, to, s->buf, n, emit, arg);
+	return tx(s, to, s->buf, n, 0, emit, arg);
 }
 
 static int send_outs(struct fps_server *s, const struct lc_out *out, int n,
@@ -190,7 +192,9 @@ static int snapshot(struct fps_server *s, int64_t k, int64_t now_ns,
 		    role_emit_fn emit, void *arg)
 {
 	int nb = pack(s, k, now_ns);
+	uint64_t id0 = s->bundles;
 
+	s->bundles += (uint64_t)nb;
 	for (int c = 0; c < s->lc.nplayers; c++) {
 		if (!s->joined[c])
 			continue;
@@ -198,7 +202,7 @@ static int snapshot(struct fps_server *s, int64_t k, int64_t now_ns,
 			size_t from = b ? s->bend[b - 1] : 0;
 			uint64_t tx0 = s->st.tx;
 			int rc = tx(s, c, s->snap + from, s->bend[b] - from,
-				    emit, arg);
+				    id0 + (uint64_t)b + 1, emit, arg);
 
 			if (rc < 0)
 				return rc;

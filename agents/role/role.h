@@ -18,12 +18,16 @@
 
 #define ROLE_MAX_LANES 16
 
-/* One datagram the host must send. buf is valid during the callback. */
+/* One datagram the host must send. buf is valid during the callback.
+ * same, when not 0, says that every datagram of this role with the same
+ * value carries the same octets (one snapshot sent to every client), so
+ * a host may keep one copy for all of them; 0 promises nothing. */
 struct role_dgram {
 	uint16_t dest; /* index into the role's destination list */
 	uint16_t lane; /* predictor lane (UDP port base + lane) */
 	size_t len;
 	const uint8_t *buf;
+	uint64_t same;
 };
 
 /* The host's transmit hook. 0: sent. ROLE_EMIT_FAILED: this datagram

@@ -103,9 +103,12 @@ int sim_net_new(const struct scenario *sc, uint64_t seed, struct sim_net **out);
 void sim_net_free(struct sim_net *n);
 
 /* Offer a datagram on src->dst at now. *next gets the link's earliest
- * delivery time afterwards (INT64_MAX: nothing queued). 0 or -errno. */
+ * delivery time afterwards (INT64_MAX: nothing queued). same is the
+ * sender's role_dgram.same: a payload src offered with the same value
+ * and port that is still in flight is shared, not copied. 0 or -errno. */
 int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst, uint16_t dport,
-		  const uint8_t *data, size_t len, int64_t now, int64_t *next);
+		  const uint8_t *data, size_t len, uint64_t same, int64_t now,
+		  int64_t *next);
 
 /* Pop the next copy due on src->dst at or before now: 1 and *out, or 0. */
 int sim_net_dequeue(struct sim_net *n, unsigned src, unsigned dst, int64_t now,

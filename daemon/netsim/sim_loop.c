@@ -26,7 +26,10 @@ struct held { /* a datagram a host sent in a batch, offered afterwards */
 	int dst;
 	uint16_t port;
 	size_t off, len;
+	uint64_t same; /* role_dgram.same */
 };
+
+#define HELD_SHARE 16 /* a part's recent shared payloads, by same % 16 */
 
 struct part { /* one thread's side of a batch */
 	struct sim *s;
@@ -35,6 +38,7 @@ struct part { /* one thread's side of a batch */
 	size_t n, cap;
 	uint8_t *buf;
 	size_t used, bcap;
+	struct held share[HELD_SHARE]; /* dst: the sender; len 0: none */
 };
 
 struct bev { /* one event of a batch */
@@ -102,7 +106,7 @@ static int route(const struct sim *s, unsigned src, const struct role_dgram *d,
 
 /* Offer host src's datagram to the link to dst, now. */
 static int send_to(struct sim *s, unsigned src, int dst, uint16_t port,
-		   const uint8_t *buf, size_t len)
+		   const uint8_t *buf, size_t len, uint64_t same)
 {
 	int64_t next;
 	int err;
@@ -115,8 +119,8 @@ static int send_to(struct sim *s, unsigned src, int dst, uint16_t port,
 		s->to_self++; /* loopback: not modelled */
 		return 0;
 	}
-	err = sim_net_offer(s->net, src, (unsigned)dst, port, buf, len, s->now,
-			    &next);
+	err = sim_net_offer(s->net, src, (unsigned)dst, port, buf, len, same,
+			    s->now, &next);
 	if (err)
 		return err;
 	s->st.datagrams++;
@@ -131,7 +135,8 @@ static int emit(void *arg, const struct role_dgram *d)
 	uint16_t port;
 	int err = route(s, s->cur, d, &dst, &port);
 
-	return err ? err : send_to(s, s->cur, dst, port, d->buf, d->len);
+	return err ? err
+		   : send_to(s, s->cur, dst, port, d->buf, d->len, d->same);
 }
 
 /* A corrupted frame reaches the application only when the flipped bit is
@@ -310,6 +315,26 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 }
 
 /* role_emit_fn in a batch: routed now, offered at the batch's end. */
+/* Where d's octets are in pt->buf: copied there, or, when the host held
+ * a payload marked the same earlier in this batch, that copy. SIZE_MAX:
+ * out of memory. */
+static size_t held_copy(struct part *pt, const struct role_dgram *d)
+{
+	struct held *e = &pt->share[d->same % HELD_SHARE];
+	size_t off = pt->used;
+
+	if (d->same && e->same == d->same && e->dst == (int)pt->cur &&
+	    e->len == d->len)
+		return e->off;
+	if (grow((void **)&pt->buf, &pt->bcap, pt->used + d->len, 1))
+		return SIZE_MAX;
+	memcpy(pt->buf + off, d->buf, d->len);
+	pt->used += d->len;
+	if (d->same)
+		*e = (struct held){(int)pt->cur, 0, off, d->len, d->same};
+	return off;
+}
+
 static int hold(void *arg, const struct role_dgram *d)
 {
 	struct part *pt = arg;
@@ -320,14 +345,11 @@ static int hold(void *arg, const struct role_dgram *d)
 
 	if (err)
 		return err;
-	if (grow((void **)&pt->d, &pt->cap, pt->n + 1, sizeof(*pt->d)) ||
-	    grow((void **)&pt->buf, &pt->bcap, pt->used + d->len, 1))
+	if (grow((void **)&pt->d, &pt->cap, pt->n + 1, sizeof(*pt->d)))
 		return -ENOMEM;
 	h = &pt->d[pt->n++];
-	*h = (struct held){dst, port, pt->used, d->len};
-	memcpy(pt->buf + pt->used, d->buf, d->len);
-	pt->used += d->len;
-	return 0;
+	*h = (struct held){dst, port, held_copy(pt, d), d->len, d->same};
+	return h->off == SIZE_MAX ? -ENOMEM : 0;
 }
 
 /* The fps host event e runs on, or -1 when e cannot join the batch. */
@@ -474,6 +496,7 @@ static void run_part(void *arg, unsigned part)
 	struct part *pt = &b->part[part];
 
 	pt->n = pt->used = 0;
+	memset(pt->share, 0, sizeof(pt->share));
 	for (size_t k = 0; k < b->n; k++) {
 		struct bev *v = &b->ev[k];
 		struct sim_host *h = &s->h[v->host];
@@ -506,7 +529,8 @@ static int replay(struct sim *s)
 
 		for (size_t j = v->d0; j < v->d1 && !err; j++)
 			err = send_to(s, v->host, pt->d[j].dst, pt->d[j].port,
-				      pt->buf + pt->d[j].off, pt->d[j].len);
+				      pt->buf + pt->d[j].off, pt->d[j].len,
+				      pt->d[j].same);
 		s->st.events++;
 		if (err)
 			break;

@@ -2,7 +2,9 @@
  * sim_net.c: the simulator's links and the datagrams in flight (see
  * netsim_int.h). A datagram's payload is copied into a pool slot whose
  * index is the netem cookie; a duplicated datagram's two copies share the
- * slot, which is released when its last copy leaves the link. A link is
+ * slot, which is released when its last copy leaves the link. So do the
+ * datagrams a sender marks as the same octets (role_dgram.same: one
+ * snapshot to every client) while the slot is still in flight. A link is
  * built with its scenario spec when it is first used (a datagram, a
  * schedule), not for every pair up front: a crowded match uses the
  * client-server pairs only, and a link's streams are seeded from its
@@ -20,6 +22,16 @@ struct slot {
 	unsigned refs;
 	uint16_t dport;
 	uint32_t next_free;
+	unsigned src;  /* the sender, and */
+	uint64_t same; /* its role_dgram.same (0: not shared) */
+};
+
+/* A sender's recent shared payloads: same % SHARE_WAYS picks the entry. */
+#define SHARE_WAYS 16
+
+struct share {
+	uint64_t same;
+	uint32_t slot;
 };
 
 struct sim_net {
@@ -30,6 +42,7 @@ struct sim_net {
 	struct netem_link **links; /* n * n */
 	struct slot *slots;
 	uint32_t nslots, cap, free_head; /* free list, UINT32_MAX: empty */
+	struct share *share; /* n * SHARE_WAYS */
 };
 
 /* The link src -> dst, built on first use with the scenario's spec for
@@ -92,7 +105,9 @@ int sim_net_new(const struct scenario *sc, uint64_t seed, struct sim_net **out)
 	n->free_head = UINT32_MAX;
 	n->names = calloc(n->n ? n->n : 1, sizeof(*n->names));
 	n->links = calloc((size_t)n->n * n->n + 1, sizeof(*n->links));
-	if (n->names == NULL || n->links == NULL)
+	n->share = calloc((size_t)(n->n ? n->n : 1) * SHARE_WAYS,
+			  sizeof(*n->share));
+	if (n->names == NULL || n->links == NULL || n->share == NULL)
 		goto fail;
 	for (unsigned i = 0; i < n->n; i++)
 		memcpy(n->names[i], sc->hosts[i].name, SC_NAME_MAX);
@@ -115,6 +130,7 @@ void sim_net_free(struct sim_net *n)
 	for (uint32_t i = 0; i < n->nslots; i++)
 		free(n->slots[i].data);
 	free(n->slots);
+	free(n->share);
 	free(n->links);
 	free(n->names);
 	free(n);
@@ -169,37 +185,79 @@ static void slot_put(struct sim_net *n, uint32_t i, unsigned refs)
 		return;
 	}
 	s->refs = 0;
+	s->same = 0;
 	s->next_free = n->free_head;
 	n->free_head = i;
 }
 
+/* The entry of the slot in flight that holds src's len-octet payload
+ * marked same for dport, or NULL. */
+static struct share *shared(struct sim_net *n, unsigned src, uint64_t same,
+			    uint16_t dport, size_t len)
+{
+	struct share *e = &n->share[src * SHARE_WAYS + same % SHARE_WAYS];
+	const struct slot *s;
+
+	if (!same || e->same != same || e->slot >= n->nslots)
+		return NULL;
+	s = &n->slots[e->slot];
+	return s->refs && s->same == same && s->src == src &&
+			       s->dport == dport && s->len == len
+		       ? e
+		       : NULL;
+}
+
+/* The slot for a datagram: a shared one in flight (*fresh 0), else a new
+ * copy of data (*fresh 1, no references yet). */
+static int slot_for(struct sim_net *n, unsigned src, uint16_t dport,
+		    const uint8_t *data, size_t len, uint64_t same,
+		    uint32_t *cookie, int *fresh)
+{
+	struct share *e = shared(n, src, same, dport, len);
+	struct slot *s;
+	int err;
+
+	*fresh = e == NULL;
+	if (e) {
+		*cookie = e->slot;
+		return 0;
+	}
+	if ((err = slot_get(n, data, len, cookie)) != 0)
+		return err;
+	s = &n->slots[*cookie];
+	s->dport = dport;
+	s->src = src;
+	s->same = same;
+	if (same)
+		n->share[src * SHARE_WAYS + same % SHARE_WAYS] =
+			(struct share){same, *cookie};
+	return 0;
+}
+
 int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst, uint16_t dport,
-		  const uint8_t *data, size_t len, int64_t now, int64_t *next)
+		  const uint8_t *data, size_t len, uint64_t same, int64_t now,
+		  int64_t *next)
 {
 	struct netem_verdict v;
 	struct netem_link *l;
 	uint32_t cookie;
-	int err;
+	int err, fresh;
 
 	if (src >= n->n || dst >= n->n || src == dst || len > 65535 - 28)
 		return -EINVAL;
 	l = link_get(n, src, dst, &err);
 	if (l == NULL)
 		return err;
-	err = slot_get(n, data, len, &cookie);
+	err = slot_for(n, src, dport, data, len, same, &cookie, &fresh);
 	if (err)
 		return err;
-	n->slots[cookie].dport = dport;
 	err = netem_link_enqueue(l, now, (uint32_t)(len + SIM_FRAME_OVERHEAD),
 				 cookie, &v);
-	if (err) {
+	if (fresh && (err || v.copies == 0))
 		slot_put(n, cookie, 1);
+	if (err)
 		return err;
-	}
-	if (v.copies == 0)
-		slot_put(n, cookie, 1);
-	else
-		n->slots[cookie].refs = (unsigned)v.copies;
+	n->slots[cookie].refs += (unsigned)v.copies;
 	*next = netem_link_next_time(l);
 	return 0;
 }

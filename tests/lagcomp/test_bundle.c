@@ -4,9 +4,9 @@
  * refuses a datagram whose last PDU is truncated or whose length field
  * lies; the server packs every joined player's Entity State PDU into
  * datagrams of at most FPS_DGRAM_MAX octets, the same ones to every
- * client; a client refuses a malformed bundle whole (one rx_bad, no
- * snapshot taken) and a shared decode cache changes nothing a client
- * does. Below the tick rate, snapshots go out on evenly spread ticks.
+ * client, marked as such for the host (role_dgram.same); a client
+ * refuses a malformed bundle whole (one rx_bad, no snapshot taken) and
+ * a shared decode cache changes nothing a client does. Below the tick rate, snapshots go out on evenly spread ticks.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -97,6 +97,7 @@ struct capture {
 	struct {
 		int dest;
 		size_t len;
+		uint64_t same;
 		uint8_t buf[FPS_DGRAM_MAX];
 	} d[4096];
 };
@@ -109,6 +110,7 @@ static int capture_emit(void *arg, const struct role_dgram *d)
 	cr_assert_leq(d->len, FPS_DGRAM_MAX);
 	c->d[c->n].dest = d->dest;
 	c->d[c->n].len = d->len;
+	c->d[c->n].same = d->same;
 	memcpy(c->d[c->n].buf, d->buf, d->len);
 	c->n++;
 	return 0;
@@ -146,8 +148,31 @@ static struct fps_server *joined_server(struct map *m, int n, int snapshot_hz,
 	return srv;
 }
 
+/* The marks of player 0's k bundles (the first k datagrams) differ from
+ * each other, and from those of the server's next tick. */
+static void marks_differ(struct fps_server *srv, struct capture *cap, int k)
+{
+	uint64_t first[LC_MAX_PLAYERS];
+
+	for (int i = 0; i < k; i++) {
+		first[i] = cap->d[i].same;
+		for (int j = 0; j < i; j++)
+			cr_assert_neq(first[i], first[j]);
+	}
+	cap->n = 0;
+	cr_assert_eq(fps_server_advance(srv, fps_server_next(srv),
+					capture_emit, cap),
+		     0);
+	cr_assert_gt(cap->n, 0);
+	for (int i = 0; i < cap->n; i++)
+		for (int j = 0; j < k; j++)
+			cr_assert_neq(cap->d[i].same, first[j]);
+}
+
 /* A server that has heard from players 0..n-1 runs one tick: every
- * player gets the same bundles, holding each player's PDU once. */
+ * player gets the same bundles, holding each player's PDU once, each
+ * marked the same for every player (role_dgram.same) and unlike the
+ * other bundles' marks, this tick's and the next's. */
 Test(bundle, server_sends_every_player_once_to_every_client)
 {
 	static struct capture cap;
@@ -175,6 +200,8 @@ Test(bundle, server_sends_every_player_once_to_every_client)
 				continue;
 			/* the same octets as player 0's i-th datagram */
 			cr_assert_eq(cap.d[i].len, cap.d[k].len);
+			cr_assert_eq(cap.d[i].same, cap.d[k].same);
+			cr_assert_neq(cap.d[i].same, 0);
 			cr_assert_eq(memcmp(cap.d[i].buf, cap.d[k].buf,
 					    cap.d[i].len),
 				     0);
@@ -202,6 +229,7 @@ Test(bundle, server_sends_every_player_once_to_every_client)
 		for (int p = 0; p < n; p++)
 			cr_assert_eq(seen[p], 1, "player %d to %d", p, dest);
 	}
+	marks_differ(srv, &cap, (n + per - 1) / per);
 	fps_server_free(srv);
 	map_free(&m);
 }

@@ -1,0 +1,149 @@
+/*
+ * test_net.c: the simulator's links and datagrams in flight
+ * (daemon/netsim/sim_net.c). Payloads a sender marks as the same
+ * (role_dgram.same) are kept once while in flight, and every copy that
+ * arrives carries the octets that were offered: across destinations,
+ * through loss and duplication, after the shared copy is released and
+ * its mark offered again with other octets, and for a mark offered
+ * with another length or port.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "netsim_int.h"
+#include "sim_fixture.h"
+
+TestSuite(sim_net, .fini = fx_cleanup);
+
+/* Three hosts (indexes 0, 1, 2) behind the link spec. */
+static struct scenario *three_hosts(const char *dir, const char *link)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+		 "[scenario]\nname = nettest\nduration = 5s\nseed = 4\n"
+		 "[host a]\nrole = observer\nargs = --map dust --bots 2\n"
+		 "[host b]\nrole = observer\nargs = --map dust --bots 2\n"
+		 "[host c]\nrole = observer\nargs = --map dust --bots 2\n"
+		 "[defaults]\nlink = %s\n",
+		 link);
+	return fx_load(dir, "net", text);
+}
+
+static void fill(uint8_t *p, size_t len, unsigned v)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(v * 31 + i);
+}
+
+/* Every copy due on src->dst by now, each of which must carry round's
+ * octets. Returns how many there were. */
+static unsigned drain(struct sim_net *n, unsigned src, unsigned dst,
+		      int64_t now, unsigned round, size_t len)
+{
+	struct sim_dgram d;
+	unsigned got = 0;
+	uint8_t want[200];
+
+	fill(want, len, round);
+	while (sim_net_dequeue(n, src, dst, now, &d)) {
+		cr_assert_eq(d.len, len);
+		cr_assert(!memcmp(d.data, want, len),
+			  "a copy on %u->%u is not round %u's", src, dst,
+			  round);
+		sim_net_release(n, &d);
+		got++;
+	}
+	return got;
+}
+
+Test(sim_net, same_payload_is_kept_once)
+{
+	const char *tmp = fx_tmpdir();
+	struct scenario *sc = three_hosts(tmp, "delay 10ms");
+	struct sim_net *n;
+	struct sim_dgram d1, d2, d3;
+	uint8_t a[100], b[100];
+	int64_t next;
+
+	cr_assert_eq(sim_net_new(sc, 1, &n), 0);
+	fill(a, sizeof(a), 1);
+	fill(b, sizeof(b), 2);
+	cr_assert_eq(sim_net_offer(n, 0, 1, 9000, a, 100, 7, 0, &next), 0);
+	cr_assert_eq(sim_net_offer(n, 0, 2, 9000, a, 100, 7, 0, &next), 0);
+	/* the same mark with another length is a payload of its own */
+	cr_assert_eq(sim_net_offer(n, 0, 2, 9000, b, 60, 7, 0, &next), 0);
+	cr_assert_eq(next, 10000000);
+	cr_assert(sim_net_dequeue(n, 0, 1, next, &d1));
+	cr_assert(sim_net_dequeue(n, 0, 2, next, &d2));
+	cr_assert(sim_net_dequeue(n, 0, 2, next, &d3));
+	cr_assert_eq(d1.data, d2.data, "one copy for the two destinations");
+	cr_assert(!memcmp(d2.data, a, 100));
+	cr_assert_eq(d3.len, 60);
+	cr_assert(!memcmp(d3.data, b, 60));
+	sim_net_release(n, &d1);
+	sim_net_release(n, &d2);
+	sim_net_release(n, &d3);
+	/* released: the mark offered again carries its new octets */
+	cr_assert_eq(sim_net_offer(n, 0, 1, 9000, b, 100, 7, next, &next), 0);
+	cr_assert(sim_net_dequeue(n, 0, 1, next, &d1));
+	cr_assert(!memcmp(d1.data, b, 100));
+	sim_net_release(n, &d1);
+	/* unmarked payloads are copied each time */
+	cr_assert_eq(sim_net_offer(n, 0, 1, 9000, a, 100, 0, next, &next), 0);
+	cr_assert_eq(sim_net_offer(n, 0, 2, 9000, a, 100, 0, next, &next), 0);
+	cr_assert(sim_net_dequeue(n, 0, 1, next, &d1));
+	cr_assert(sim_net_dequeue(n, 0, 2, next, &d2));
+	cr_assert_neq(d1.data, d2.data);
+	sim_net_release(n, &d1);
+	sim_net_release(n, &d2);
+	sim_net_free(n);
+	scenario_free(sc);
+}
+
+/* A round a millisecond of one marked payload to two hosts through
+ * loss and duplication, each round with octets of its own. A copy
+ * arrives 20 ms after it was sent, while later rounds reuse freed
+ * slots: it must carry its round's octets, so no lost or delivered copy
+ * may free a slot another copy still uses. */
+Test(sim_net, shared_copies_survive_loss_and_duplication)
+{
+	const char *tmp = fx_tmpdir();
+	struct scenario *sc =
+		three_hosts(tmp, "delay 20ms loss 30% duplicate 30%");
+	struct sim_net *n;
+	unsigned got = 0;
+	uint64_t delivered = 0;
+	int64_t next;
+	uint8_t p[120];
+
+	cr_assert_eq(sim_net_new(sc, 3, &n), 0);
+	for (unsigned r = 0; r < 2020; r++) {
+		int64_t now = (int64_t)r * 1000000;
+
+		for (unsigned dst = 1; r >= 20 && dst <= 2; dst++)
+			got += drain(n, 0, dst, now, r - 20, sizeof(p));
+		fill(p, sizeof(p), r);
+		for (unsigned dst = 1; r < 2000 && dst <= 2; dst++)
+			cr_assert_eq(sim_net_offer(n, 0, dst, 9000, p,
+						   sizeof(p), r + 1, now,
+						   &next),
+				     0);
+	}
+	for (unsigned dst = 1; dst <= 2; dst++) {
+		struct netem_counters c;
+
+		sim_net_counters(n, 0, dst, &c);
+		cr_assert(c.drop_loss > 0 && c.duplicated > 0,
+			  "the links lost %llu and duplicated %llu",
+			  (unsigned long long)c.drop_loss,
+			  (unsigned long long)c.duplicated);
+		cr_assert_eq(c.in, 2000);
+		delivered += c.delivered;
+	}
+	cr_assert_eq(got, delivered, "%u copies checked, %llu delivered", got,
+		     (unsigned long long)delivered);
+	sim_net_free(n);
+	scenario_free(sc);
+}
