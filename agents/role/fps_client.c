@@ -435,9 +435,9 @@ int fps_client_advance(struct fps_client *cl, int64_t now_ns, role_emit_fn emit,
 	return 0;
 }
 
-/* Keep snapshot n in player p's ring in tick order: it takes the slot after
- * the newest (when the ring is full, the oldest tick's) and moves back
- * past any newer tick (a datagram that overtook it). */
+/* Keep snapshot n in player p's ring in tick order: it takes the slot
+ * after the newest (when the ring is full, the oldest tick's) and moves
+ * back past any newer tick (a datagram that overtook it). */
 static void remote_add(struct fps_client *cl, int p, const struct snap *n)
 {
 	struct remote *r = &cl->rem[p];
@@ -529,10 +529,13 @@ static int decode_bundle(const uint8_t *buf, const struct fps_span *sp, int n,
 		    reckon_espdu_decode(p, sp[i].len, &e) != RECKON_ESPDU_OK ||
 		    fps_espdu_to_state(&e, &u[i].idx, &st))
 			return -EPROTO;
-		u[i].s = (struct snap){st.pose.x,	 st.pose.y,
-				       st.pose.yaw,	 e.seq,
-				       (uint8_t)st.pose.crouch, (uint8_t)st.alive,
-				       (uint8_t)st.team};
+		u[i].s = (struct snap){.x = st.pose.x,
+				       .y = st.pose.y,
+				       .yaw = st.pose.yaw,
+				       .tick = e.seq,
+				       .crouch = (uint8_t)st.pose.crouch,
+				       .alive = (uint8_t)st.alive,
+				       .team = (uint8_t)st.team};
 	}
 	return 0;
 }

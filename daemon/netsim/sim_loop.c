@@ -29,7 +29,15 @@ struct held { /* a datagram a host sent in a batch, offered afterwards */
 	uint64_t same; /* role_dgram.same */
 };
 
-#define HELD_SHARE 16 /* a part's recent shared payloads, by same % 16 */
+/* A part's recent payloads marked the same (role_dgram.same), by
+ * same % HELD_SHARE: where host's copy is in the part's buffer. */
+#define HELD_SHARE 16
+
+struct held_share {
+	unsigned host;
+	size_t off, len;
+	uint64_t same; /* 0: none */
+};
 
 struct part { /* one thread's side of a batch */
 	struct sim *s;
@@ -38,7 +46,7 @@ struct part { /* one thread's side of a batch */
 	size_t n, cap;
 	uint8_t *buf;
 	size_t used, bcap;
-	struct held share[HELD_SHARE]; /* dst: the sender; len 0: none */
+	struct held_share share[HELD_SHARE];
 };
 
 struct bev { /* one event of a batch */
@@ -314,16 +322,15 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-/* role_emit_fn in a batch: routed now, offered at the batch's end. */
 /* Where d's octets are in pt->buf: copied there, or, when the host held
  * a payload marked the same earlier in this batch, that copy. SIZE_MAX:
  * out of memory. */
 static size_t held_copy(struct part *pt, const struct role_dgram *d)
 {
-	struct held *e = &pt->share[d->same % HELD_SHARE];
+	struct held_share *e = &pt->share[d->same % HELD_SHARE];
 	size_t off = pt->used;
 
-	if (d->same && e->same == d->same && e->dst == (int)pt->cur &&
+	if (d->same && e->same == d->same && e->host == pt->cur &&
 	    e->len == d->len)
 		return e->off;
 	if (grow((void **)&pt->buf, &pt->bcap, pt->used + d->len, 1))
@@ -331,10 +338,11 @@ static size_t held_copy(struct part *pt, const struct role_dgram *d)
 	memcpy(pt->buf + off, d->buf, d->len);
 	pt->used += d->len;
 	if (d->same)
-		*e = (struct held){(int)pt->cur, 0, off, d->len, d->same};
+		*e = (struct held_share){pt->cur, off, d->len, d->same};
 	return off;
 }
 
+/* role_emit_fn in a batch: routed now, offered at the batch's end. */
 static int hold(void *arg, const struct role_dgram *d)
 {
 	struct part *pt = arg;

@@ -42,7 +42,7 @@ struct sim_net {
 	struct netem_link **links; /* n * n */
 	struct slot *slots;
 	uint32_t nslots, cap, free_head; /* free list, UINT32_MAX: empty */
-	struct share *share; /* n * SHARE_WAYS */
+	struct share *share;		 /* n * SHARE_WAYS */
 };
 
 /* The link src -> dst, built on first use with the scenario's spec for

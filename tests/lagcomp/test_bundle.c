@@ -6,7 +6,8 @@
  * datagrams of at most FPS_DGRAM_MAX octets, the same ones to every
  * client, marked as such for the host (role_dgram.same); a client
  * refuses a malformed bundle whole (one rx_bad, no snapshot taken) and
- * a shared decode cache changes nothing a client does. Below the tick rate, snapshots go out on evenly spread ticks.
+ * a shared decode cache changes nothing a client does. Below the tick
+ * rate, snapshots go out on evenly spread ticks.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -160,8 +161,8 @@ static void marks_differ(struct fps_server *srv, struct capture *cap, int k)
 			cr_assert_neq(first[i], first[j]);
 	}
 	cap->n = 0;
-	cr_assert_eq(fps_server_advance(srv, fps_server_next(srv),
-					capture_emit, cap),
+	cr_assert_eq(fps_server_advance(srv, fps_server_next(srv), capture_emit,
+					cap),
 		     0);
 	cr_assert_gt(cap->n, 0);
 	for (int i = 0; i < cap->n; i++)
