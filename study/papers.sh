@@ -119,19 +119,16 @@ for p in $papers; do
 		emit
 		emit "### 003 play patterns: the paper's method (replay --lag," \
 			"5 seeds)"
-		RECKON_NO_BENCH=1 bash "$root/tests/predict/ekb_experiment.sh" \
-			"$build" 5 2>/dev/null | sed -n '/^== AEE/,$p' |
+		TRACES=$out RECKON_NO_BENCH=1 \
+			bash "$root/tests/predict/ekb_experiment.sh" "$build" 5 \
+			2>/dev/null | sed -n '/^== AEE/,$p' |
 			sed 's/^== \(.*\)/\n#### \1\n/' | tee -a "$out/tables.md"
 		say "003: how the bots of the same 5 traces move"
-		for s in 1 2 3 4 5; do
-			"$agent" trace gen --map field --bots 10 --duration 300 \
-				--seed "$s" -o "$out/field$s.csv" >/dev/null 2>&1
-		done
 		emit
 		emit "#### how the bots move (the 5 field traces, every living" \
 			"sample)"
 		emit
-		table patterns "$out"/field[1-5].csv
+		table patterns "$out"/f[1-5].csv
 		emit
 		;;
 	004)
@@ -148,12 +145,11 @@ for p in $papers; do
 		emit "### 004 DHSM: the paper's method (replay of one session" \
 			"per map)"
 		emit
-		bash "$root/tests/predict/dhsm_offline.sh" "$build" 2>/dev/null |
+		TRACES=$out bash "$root/tests/predict/dhsm_offline.sh" \
+			"$build" 2>/dev/null |
 			sed 's/^== \(.*\)/\n#### \1\n/; s/^\( *tau .*\)/```\n\1/; s/^pursuer ticks\(.*\)/```\n\npursuer ticks\1/' |
 			tee -a "$out/tables.md"
 		say "004: the line-of-sight gate variants on the loop trace"
-		"$agent" trace gen --map loop --bots 2 --duration 600 --seed 1 \
-			--tick-hz 20 -o "$out/loop.csv" >/dev/null 2>&1
 		emit
 		emit "#### 004 DHSM: the gate variants (loop, replay; packets," \
 			"mean error in u)"

@@ -14,7 +14,9 @@
 # unit. Packets count every update including the initial state (notes
 # A9); E is the mean error per tick; %Red = 100 (DHSM - DR) / DR, negative
 # when DHSM does better. Runs from any directory in a few seconds.
-# Usage: dhsm_offline.sh [BUILD_DIR]   (default: the repository's build/)
+# Usage: dhsm_offline.sh [BUILD_DIR]   (default: the repository's build/);
+# TRACES=DIR keeps the three traces there (MAP.csv) instead of in a
+# temporary directory.
 set -euo pipefail
 export LC_ALL=C
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -28,6 +30,8 @@ fi
 cd "$root"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+traces=${TRACES:-$tmp}
+mkdir -p "$traces"
 scale=17.857142857 # u per Torque unit: 250 u/s / 14 units/s
 
 # subject TRACE MODELS TAU_U: "packets err_mean" of entity 1
@@ -39,7 +43,7 @@ subject() {
 }
 
 for map in loop loop2 loop3; do
-	trace=$tmp/$map.csv
+	trace=$traces/$map.csv
 	echo "== $map: reckon-agent trace gen --map $map --bots 2" \
 		"--duration 600 --seed 1 --tick-hz 20 (synthetic, not the paper's data)"
 	"$agent" trace gen --map "$map" --bots 2 --duration 600 --seed 1 \

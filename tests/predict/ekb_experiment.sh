@@ -15,7 +15,8 @@
 # targets, each marked holds / does not hold. It also prints the bench
 # line: replay time of 10 bots x 600 s with EKB and OAEKB against DIS FPW.
 # Usage: ekb_experiment.sh [BUILD_DIR] [SEEDS] (default build/, 5 seeds);
-# RECKON_NO_BENCH=1 leaves the bench line out.
+# RECKON_NO_BENCH=1 leaves the bench line out; TRACES=DIR keeps the
+# traces there (fS.csv for seed S) instead of in a temporary directory.
 set -euo pipefail
 export LC_ALL=C
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -30,6 +31,8 @@ fi
 cd "$root"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+traces=${TRACES:-$tmp}
+mkdir -p "$traces"
 lags=0,300,600,900,1200,1500,1800,2100
 stride=8
 tdm="dis --param algorithm=fpw --param convergence=snap"
@@ -43,10 +46,10 @@ echo "== field, 10 bots, 300 s, seeds 1..$seeds; lags $lags ms;" \
 	"every ${stride}th tick scored; hit threshold 32 u"
 for s in $(seq 1 "$seeds"); do
 	"$agent" trace gen --map field --bots 10 --duration 300 --seed "$s" \
-		-o "$tmp/f$s.csv" >/dev/null 2>&1
+		-o "$traces/f$s.csv" >/dev/null 2>&1
 	for i in "${!names[@]}"; do
 		# shellcheck disable=SC2086
-		"$agent" replay --trace "$tmp/f$s.csv" --predictor ${args[$i]} \
+		"$agent" replay --trace "$traces/f$s.csv" --predictor ${args[$i]} \
 			--lag "$lags" --stride "$stride" --json \
 			>"$tmp/${names[$i]}.$s.json"
 	done
