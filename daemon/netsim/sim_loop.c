@@ -15,6 +15,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -49,13 +50,16 @@ struct part { /* one thread's side of a batch */
 	struct held_share share[HELD_SHARE];
 };
 
+#define NO_EV SIZE_MAX
+
 struct bev { /* one event of a batch */
 	struct sim_event e;
-	unsigned host, part;
+	unsigned host, part; /* part: the thread that ran it */
+	size_t next;	     /* the host's next event in the batch, or NO_EV */
 	size_t d0, d1; /* its held datagrams in its part */
 	size_t g0, g1; /* a link's: its datagrams in batch.in */
 	int err;
-	int64_t next;
+	int64_t wake; /* a wake-up's: the host's next */
 };
 
 struct sim_batch {
@@ -63,8 +67,12 @@ struct sim_batch {
 	size_t n, cap, hosts; /* events, and the hosts they run on */
 	struct sim_dgram *in; /* datagrams taken off the batch's links */
 	size_t nin, incap;
-	uint8_t *ran;	     /* per host: in the batch (1), on thread 0 or 1 (2, 3) */
+	uint8_t *ran;	     /* per host: in the batch (1) or not (0) */
 	unsigned long *load; /* per host: its events' weight */
+	size_t *first;	     /* per host: its first event in the batch */
+	_Atomic uint8_t *taken; /* per host: a thread has taken it */
+	unsigned *order;	/* the batch's hosts, heavy ones first */
+	size_t norder;
 	struct part part[2];
 };
 
@@ -74,6 +82,9 @@ static void batch_free(struct sim_batch *b)
 	free(b->in);
 	free(b->ran);
 	free(b->load);
+	free(b->first);
+	free((void *)b->taken);
+	free(b->order);
 	for (int p = 0; p < 2; p++) {
 		free(b->part[p].d);
 		free(b->part[p].buf);
@@ -437,29 +448,32 @@ static unsigned long weight(const struct sim *s, const struct bev *v)
 	return sim_fps_is_server(&s->h[v->host]) ? 200 : 10;
 }
 
-/* Put each host of the batch on a thread, heaviest first, each on the
- * thread with less work so far (ran[] then holds 1 + the thread). */
-static void assign(struct sim *s)
+/* Chain each host's events in queue order and list the batch's hosts
+ * for the threads to take: the heavy ones (a server's wake-up) first,
+ * then the others by host number, so that a host tends to run on the
+ * same thread, with its state in that core's cache, batch after batch. */
+static void order_hosts(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
-	unsigned long load[2] = {0, 0};
 
-	for (size_t k = 0; k < b->n; k++)
+	for (size_t k = 0; k < b->n; k++) {
 		b->load[b->ev[k].host] = 0;
-	for (size_t k = 0; k < b->n; k++)
-		b->load[b->ev[k].host] += weight(s, &b->ev[k]);
-	for (int heavy = 1; heavy >= 0; heavy--)
-		for (size_t k = 0; k < b->n; k++) {
-			unsigned h = b->ev[k].host;
-			int p = load[1] < load[0];
+		b->first[b->ev[k].host] = NO_EV;
+		atomic_store_explicit(&b->taken[b->ev[k].host], 0,
+				      memory_order_relaxed);
+	}
+	for (size_t k = b->n; k-- > 0;) {
+		unsigned h = b->ev[k].host;
 
-			if (b->ran[h] != 1 || (b->load[h] >= 100) != heavy)
-				continue;
-			b->ran[h] = (uint8_t)(2 + p);
-			load[p] += b->load[h];
-		}
-	for (size_t k = 0; k < b->n; k++)
-		b->ev[k].part = b->ran[b->ev[k].host] - 2u;
+		b->load[h] += weight(s, &b->ev[k]);
+		b->ev[k].next = b->first[h];
+		b->first[h] = k;
+	}
+	b->norder = 0;
+	for (int heavy = 1; heavy >= 0; heavy--)
+		for (unsigned h = 0; h < s->n; h++)
+			if (b->ran[h] && (b->load[h] >= 100) == heavy)
+				b->order[b->norder++] = h;
 }
 
 /* Step 1: the batch's links give up their due datagrams, in order. */
@@ -496,7 +510,34 @@ static int take_due(struct sim *s)
 	return 0;
 }
 
-/* Step 2, on thread part: its hosts' events, in order. */
+/* Host host's events, in order, on thread part. */
+static void run_host(struct sim *s, unsigned part, unsigned host)
+{
+	struct sim_batch *b = s->bt;
+	struct part *pt = &b->part[part];
+	struct sim_host *h = &s->h[host];
+
+	sim_fps_on_thread(h, part);
+	pt->cur = host;
+	for (size_t k = b->first[host]; k != NO_EV; k = b->ev[k].next) {
+		struct bev *v = &b->ev[k];
+
+		v->part = part;
+		v->d0 = pt->n;
+		if (v->e.kind == EV_WAKE)
+			v->err = sim_fps_wake(h, s->now, hold, pt, &v->wake);
+		for (size_t g = v->g0; g < v->g1 && !v->err; g++)
+			v->err = sim_fps_recv(h, b->in[g].src, b->in[g].dport,
+					      s->now, b->in[g].data,
+					      b->in[g].len, hold, pt);
+		v->d1 = pt->n;
+	}
+}
+
+/* Step 2, on thread part: the hosts it takes, one at a time, until none
+ * is left: thread 0 from the front of the batch's order, thread 1 from
+ * the back, so a thread that starts late finds its share taken by the
+ * other. Which thread runs a host changes nothing but the speed. */
 static void run_part(void *arg, unsigned part)
 {
 	struct sim *s = arg;
@@ -505,22 +546,12 @@ static void run_part(void *arg, unsigned part)
 
 	pt->n = pt->used = 0;
 	memset(pt->share, 0, sizeof(pt->share));
-	for (size_t k = 0; k < b->n; k++) {
-		struct bev *v = &b->ev[k];
-		struct sim_host *h = &s->h[v->host];
+	for (size_t i = 0; i < b->norder; i++) {
+		unsigned h = b->order[part ? b->norder - 1 - i : i];
 
-		if (v->part != part)
-			continue;
-		sim_fps_on_thread(h, part);
-		pt->cur = v->host;
-		v->d0 = pt->n;
-		if (v->e.kind == EV_WAKE)
-			v->err = sim_fps_wake(h, s->now, hold, pt, &v->next);
-		for (size_t g = v->g0; g < v->g1 && !v->err; g++)
-			v->err = sim_fps_recv(h, b->in[g].src, b->in[g].dport,
-					      s->now, b->in[g].data,
-					      b->in[g].len, hold, pt);
-		v->d1 = pt->n;
+		if (!atomic_exchange_explicit(&b->taken[h], 1,
+					      memory_order_relaxed))
+			run_host(s, part, h);
 	}
 }
 
@@ -543,7 +574,7 @@ static int replay(struct sim *s)
 		if (err)
 			break;
 		if (v->e.kind == EV_WAKE)
-			err = woke(s, v->host, v->err, v->next);
+			err = woke(s, v->host, v->err, v->wake);
 		else
 			err = v->err ? v->err : rearm_link(s, v->e.who);
 	}
@@ -563,7 +594,7 @@ static int run_batch(struct sim *s)
 	} else {
 		err = take_due(s);
 		if (!err) {
-			assign(s);
+			order_hosts(s);
 			sim_pool_run(s->pool, run_part, s);
 			err = replay(s);
 			s->st.parallel_events += b->n;
@@ -618,7 +649,11 @@ int sim_loop_start(struct sim *s)
 		return -ENOMEM;
 	s->bt->ran = calloc(s->n, 1);
 	s->bt->load = calloc(s->n, sizeof(*s->bt->load));
-	if (!s->bt->ran || !s->bt->load)
+	s->bt->first = calloc(s->n, sizeof(*s->bt->first));
+	s->bt->taken = calloc(s->n, sizeof(*s->bt->taken));
+	s->bt->order = calloc(s->n, sizeof(*s->bt->order));
+	if (!s->bt->ran || !s->bt->load || !s->bt->first || !s->bt->taken ||
+	    !s->bt->order)
 		return -ENOMEM;
 	s->bt->part[0].s = s->bt->part[1].s = s;
 	err = sim_pool_new(&s->pool);
