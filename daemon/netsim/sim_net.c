@@ -26,13 +26,9 @@ struct slot {
 	uint64_t same; /* its role_dgram.same (0: not shared) */
 };
 
-/* A sender's recent shared payloads: same % SHARE_WAYS picks the entry. */
+/* A sender's recent shared payloads: same % SHARE_WAYS picks the entry,
+ * the slot that last held one; the slot itself says whose and which. */
 #define SHARE_WAYS 16
-
-struct share {
-	uint64_t same;
-	uint32_t slot;
-};
 
 struct sim_net {
 	unsigned n;
@@ -42,7 +38,7 @@ struct sim_net {
 	struct netem_link **links; /* n * n */
 	struct slot *slots;
 	uint32_t nslots, cap, free_head; /* free list, UINT32_MAX: empty */
-	struct share *share;		 /* n * SHARE_WAYS */
+	uint32_t *share;		 /* n * SHARE_WAYS slots */
 };
 
 /* The link src -> dst, built on first use with the scenario's spec for
@@ -190,21 +186,15 @@ static void slot_put(struct sim_net *n, uint32_t i, unsigned refs)
 	n->free_head = i;
 }
 
-/* The entry of the slot in flight that holds src's len-octet payload
- * marked same for dport, or NULL. */
-static struct share *shared(struct sim_net *n, unsigned src, uint64_t same,
-			    uint16_t dport, size_t len)
+/* Whether slot i is in flight with src's len-octet payload marked same
+ * for dport. */
+static int shared(const struct sim_net *n, uint32_t i, unsigned src,
+		  uint64_t same, uint16_t dport, size_t len)
 {
-	struct share *e = &n->share[src * SHARE_WAYS + same % SHARE_WAYS];
-	const struct slot *s;
+	const struct slot *s = i < n->nslots ? &n->slots[i] : NULL;
 
-	if (!same || e->same != same || e->slot >= n->nslots)
-		return NULL;
-	s = &n->slots[e->slot];
-	return s->refs && s->same == same && s->src == src &&
-			       s->dport == dport && s->len == len
-		       ? e
-		       : NULL;
+	return same && s && s->refs && s->same == same && s->src == src &&
+	       s->dport == dport && s->len == len;
 }
 
 /* The slot for a datagram: a shared one in flight (*fresh 0), else a new
@@ -213,13 +203,13 @@ static int slot_for(struct sim_net *n, unsigned src, uint16_t dport,
 		    const uint8_t *data, size_t len, uint64_t same,
 		    uint32_t *cookie, int *fresh)
 {
-	struct share *e = shared(n, src, same, dport, len);
+	uint32_t *e = &n->share[src * SHARE_WAYS + same % SHARE_WAYS];
 	struct slot *s;
 	int err;
 
-	*fresh = e == NULL;
-	if (e) {
-		*cookie = e->slot;
+	*fresh = !shared(n, *e, src, same, dport, len);
+	if (!*fresh) {
+		*cookie = *e;
 		return 0;
 	}
 	if ((err = slot_get(n, data, len, cookie)) != 0)
@@ -229,8 +219,7 @@ static int slot_for(struct sim_net *n, unsigned src, uint16_t dport,
 	s->src = src;
 	s->same = same;
 	if (same)
-		n->share[src * SHARE_WAYS + same % SHARE_WAYS] =
-			(struct share){same, *cookie};
+		*e = *cookie;
 	return 0;
 }
 
