@@ -105,10 +105,13 @@ void sim_net_free(struct sim_net *n);
 /* Offer a datagram on src->dst at now. *next gets the link's earliest
  * delivery time afterwards (INT64_MAX: nothing queued). same is the
  * sender's role_dgram.same: a payload src offered with the same value
- * and port that is still in flight is shared, not copied. 0 or -errno. */
-int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst, uint16_t dport,
-		  const uint8_t *data, size_t len, uint64_t same, int64_t now,
-		  int64_t *next);
+ * and port that is still in flight is shared, not copied. part (0 or 1)
+ * is the calling thread's: two threads may offer at once when their
+ * senders differ and nothing else runs on the network meanwhile. 0 or
+ * -errno. */
+int sim_net_offer(struct sim_net *n, unsigned part, unsigned src, unsigned dst,
+		  uint16_t dport, const uint8_t *data, size_t len,
+		  uint64_t same, int64_t now, int64_t *next);
 
 /* Pop the next copy due on src->dst at or before now: 1 and *out, or 0. */
 int sim_net_dequeue(struct sim_net *n, unsigned src, unsigned dst, int64_t now,
@@ -134,10 +137,10 @@ void sim_net_counters(const struct sim_net *n, unsigned src, unsigned dst,
  * parser (agents/io/agent_opts.c), builds the same role machine
  * (agents/role: player, observer or relay; fps roles: sim_fps.c below),
  * wakes it when it asks, hands it the datagrams that arrive, and at its
- * end writes the same metrics files through agents/io/metrics_io.c. Times passed in are absolute
- * virtual ns since the repetition started; the machine sees them relative
- * to its t0, which is the emulator's common start (0.5 s + 25 ms per host)
- * unless --start-ns +MS says otherwise.
+ * end writes the same metrics files through agents/io/metrics_io.c. Times
+ * passed in are absolute virtual ns since the repetition started; the machine
+ * sees them relative to its t0, which is the emulator's common start (0.5 s +
+ * 25 ms per host) unless --start-ns +MS says otherwise.
  */
 
 struct sim_host {
@@ -220,8 +223,8 @@ void sim_fps_games_free(struct sim_fps_games *g);
 /* Wait until every game is played two ticks past t (sim_game.c); 0, or
  * the error of a game that failed. */
 int sim_fps_games_wait(struct sim_fps_games *g, int64_t t);
-int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs,
-		  int64_t *first, char *err, size_t errlen);
+int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs, int64_t *first,
+		  char *err, size_t errlen);
 int sim_fps_is_server(const struct sim_host *h);
 /* The host runs on simulator thread part (0 or 1) until told otherwise: a
  * client uses that thread's cache of decoded bundles. */
@@ -230,11 +233,10 @@ void sim_fps_on_thread(struct sim_host *h, unsigned part);
  * for no host) and *port, or ROLE_EMIT_FAILED (no such peer yet). */
 int sim_fps_route(const struct sim_host *h, const struct role_dgram *d,
 		  int *dst, uint16_t *port);
-int sim_fps_wake(struct sim_host *h, int64_t now, role_emit_fn emit,
-		 void *arg, int64_t *next);
-int sim_fps_recv(struct sim_host *h, unsigned src, uint16_t dport,
-		 int64_t now, const uint8_t *buf, size_t len,
-		 role_emit_fn emit, void *arg);
+int sim_fps_wake(struct sim_host *h, int64_t now, role_emit_fn emit, void *arg,
+		 int64_t *next);
+int sim_fps_recv(struct sim_host *h, unsigned src, uint16_t dport, int64_t now,
+		 const uint8_t *buf, size_t len, role_emit_fn emit, void *arg);
 int sim_fps_finish(struct sim_host *h, int64_t now, int stopped);
 void sim_fps_free(struct sim_host *h);
 

@@ -23,31 +23,18 @@
 #include "log.h"
 #include "netsim_int.h"
 
-struct held { /* a datagram a host sent in a batch, offered afterwards */
-	int dst;
-	uint16_t port;
-	size_t off, len;
-	uint64_t same; /* role_dgram.same */
-};
-
-/* A part's recent payloads marked the same (role_dgram.same), by
- * same % HELD_SHARE: where host's copy is in the part's buffer. */
-#define HELD_SHARE 16
-
-struct held_share {
-	unsigned host;
-	size_t off, len;
-	uint64_t same; /* 0: none */
+/* A datagram a host sent in a batch, offered at once. */
+struct offered {
+	int dst;      /* -1: no host has the address */
+	int64_t next; /* the link's earliest delivery after the offer */
 };
 
 struct part { /* one thread's side of a batch */
 	struct sim *s;
+	unsigned no;  /* 0 or 1: sim_net_offer's part */
 	unsigned cur; /* the host that runs */
-	struct held *d;
+	struct offered *d;
 	size_t n, cap;
-	uint8_t *buf;
-	size_t used, bcap;
-	struct held_share share[HELD_SHARE];
 };
 
 #define NO_EV SIZE_MAX
@@ -56,10 +43,11 @@ struct bev { /* one event of a batch */
 	struct sim_event e;
 	unsigned host, part; /* part: the thread that ran it */
 	size_t next;	     /* the host's next event in the batch, or NO_EV */
-	size_t d0, d1; /* its held datagrams in its part */
-	size_t g0, g1; /* a link's: its datagrams in batch.in */
+	size_t d0, d1;	     /* its datagrams in its part.d */
+	size_t g0, g1;	     /* a link's: its datagrams in batch.in */
 	int err;
-	int64_t wake; /* a wake-up's: the host's next */
+	int64_t due; /* a wake-up's: the host's next; a link's: its next
+		      * delivery once its due datagrams are taken */
 };
 
 struct sim_batch {
@@ -67,9 +55,9 @@ struct sim_batch {
 	size_t n, cap, hosts; /* events, and the hosts they run on */
 	struct sim_dgram *in; /* datagrams taken off the batch's links */
 	size_t nin, incap;
-	uint8_t *ran;	     /* per host: in the batch (1) or not (0) */
-	unsigned long *load; /* per host: its events' weight */
-	size_t *first;	     /* per host: its first event in the batch */
+	uint8_t *ran;		/* per host: in the batch (1) or not (0) */
+	unsigned long *load;	/* per host: its events' weight */
+	size_t *first;		/* per host: its first event in the batch */
 	_Atomic uint8_t *taken; /* per host: a thread has taken it */
 	unsigned *order;	/* the batch's hosts, heavy ones first */
 	size_t norder;
@@ -85,10 +73,8 @@ static void batch_free(struct sim_batch *b)
 	free(b->first);
 	free((void *)b->taken);
 	free(b->order);
-	for (int p = 0; p < 2; p++) {
+	for (int p = 0; p < 2; p++)
 		free(b->part[p].d);
-		free(b->part[p].buf);
-	}
 	memset(b, 0, sizeof(*b));
 }
 
@@ -123,13 +109,16 @@ static int route(const struct sim *s, unsigned src, const struct role_dgram *d,
 	return 0;
 }
 
-/* Offer host src's datagram to the link to dst, now. */
-static int send_to(struct sim *s, unsigned src, int dst, uint16_t port,
-		   const uint8_t *buf, size_t len, uint64_t same)
+/* Whether host src's datagram to host dst (-1: none) goes on a link. */
+static int carried(unsigned src, int dst)
 {
-	int64_t next;
-	int err;
+	return dst >= 0 && (unsigned)dst != src;
+}
 
+/* Host src's datagram to dst has been offered, if carried, and its link
+ * would next deliver at next: counted, and the link armed. */
+static int sent(struct sim *s, unsigned src, int dst, int64_t next)
+{
 	if (dst < 0) {
 		s->unroutable++; /* no host has that address: ARP fails */
 		return 0;
@@ -138,12 +127,21 @@ static int send_to(struct sim *s, unsigned src, int dst, uint16_t port,
 		s->to_self++; /* loopback: not modelled */
 		return 0;
 	}
-	err = sim_net_offer(s->net, src, (unsigned)dst, port, buf, len, same,
-			    s->now, &next);
-	if (err)
-		return err;
 	s->st.datagrams++;
 	return arm_link(s, src * s->n + (unsigned)dst, next, 0);
+}
+
+/* Offer host src's datagram to the link to dst, now. */
+static int send_to(struct sim *s, unsigned src, int dst, uint16_t port,
+		   const uint8_t *buf, size_t len, uint64_t same)
+{
+	int64_t next = INT64_MAX;
+	int err = carried(src, dst)
+			  ? sim_net_offer(s->net, 0, src, (unsigned)dst, port,
+					  buf, len, same, s->now, &next)
+			  : 0;
+
+	return err ? err : sent(s, src, dst, next);
 }
 
 /* role_emit_fn for every host: s->cur is the host that emits. */
@@ -191,14 +189,12 @@ static int deliver(struct sim *s, const struct sim_dgram *d)
 	return err;
 }
 
-/* A link's event after its deliveries: armed for its next copy. */
-static int rearm_link(struct sim *s, unsigned idx)
+/* When a link's event is due again after its deliveries. */
+static int64_t rearm_time(const struct sim *s, unsigned idx)
 {
 	int64_t next = sim_net_next(s->net, idx / s->n, idx % s->n);
 
-	if (next <= s->now)
-		next = s->now + 1; /* a slot that opens later */
-	return arm_link(s, idx, next, 1);
+	return next <= s->now ? s->now + 1 : next; /* a slot opens later */
 }
 
 static int on_link(struct sim *s, unsigned idx)
@@ -212,7 +208,7 @@ static int on_link(struct sim *s, unsigned idx)
 		err = deliver(s, &d);
 		sim_net_release(s->net, &d);
 	}
-	return err ? err : rearm_link(s, idx);
+	return err ? err : arm_link(s, idx, rearm_time(s, idx), 1);
 }
 
 /* ---- hosts ---- */
@@ -305,14 +301,17 @@ static int on_sched(struct sim *s, unsigned k)
  * event that is not such, or that is the delivery of a link whose sender
  * already has an event in the batch (that event's sends could be due now).
  * The batch then runs in three steps: the links' due datagrams are taken
- * off in order (one thread); every host's events run, in order, on the
- * thread of its index's parity, their sends held back; then, in queue
- * order, each event's held datagrams go to their links and its wake-up or
- * link is armed again (one thread). Every link, queue push and counter
- * sees what it sees when the events run one after the other, so the run
- * is the same byte for byte (netsim_threads test). A batch whose wake-ups
- * could end the last live host runs one event at a time, as does a batch
- * too small to be worth the hand-over.
+ * off in order, and each such link's next delivery noted (one thread);
+ * every host's events run, in order, on whichever thread takes the host,
+ * and what they send is offered to its link at once (a link's only sender
+ * runs on one thread, and the other links of the batch have given up
+ * their datagrams already) with the link's next delivery noted; then, in
+ * queue order, the links are armed with the noted times and each event's
+ * wake-up is queued (one thread). Every link, queue push and counter sees
+ * what it sees when the events run one after the other, so the run is the
+ * same byte for byte (netsim_threads test). A batch whose wake-ups could
+ * end the last live host runs one event at a time, as does a batch too
+ * small to be worth the hand-over.
  */
 #define BATCH_MIN 8
 
@@ -333,42 +332,25 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-/* Where d's octets are in pt->buf: copied there, or, when the host held
- * a payload marked the same earlier in this batch, that copy. SIZE_MAX:
- * out of memory. */
-static size_t held_copy(struct part *pt, const struct role_dgram *d)
-{
-	struct held_share *e = &pt->share[d->same % HELD_SHARE];
-	size_t off = pt->used;
-
-	if (d->same && e->same == d->same && e->host == pt->cur &&
-	    e->len == d->len)
-		return e->off;
-	if (grow((void **)&pt->buf, &pt->bcap, pt->used + d->len, 1))
-		return SIZE_MAX;
-	memcpy(pt->buf + off, d->buf, d->len);
-	pt->used += d->len;
-	if (d->same)
-		*e = (struct held_share){pt->cur, off, d->len, d->same};
-	return off;
-}
-
-/* role_emit_fn in a batch: routed now, offered at the batch's end. */
-static int hold(void *arg, const struct role_dgram *d)
+/* role_emit_fn in a batch: offered now, its link armed at the batch's
+ * end. */
+static int batch_emit(void *arg, const struct role_dgram *d)
 {
 	struct part *pt = arg;
-	struct held *h;
-	int dst;
+	struct sim *s = pt->s;
+	struct offered o = {.next = INT64_MAX};
 	uint16_t port;
-	int err = route(pt->s, pt->cur, d, &dst, &port);
+	int err = route(s, pt->cur, d, &o.dst, &port);
 
-	if (err)
-		return err;
-	if (grow((void **)&pt->d, &pt->cap, pt->n + 1, sizeof(*pt->d)))
-		return -ENOMEM;
-	h = &pt->d[pt->n++];
-	*h = (struct held){dst, port, held_copy(pt, d), d->len, d->same};
-	return h->off == SIZE_MAX ? -ENOMEM : 0;
+	if (!err && carried(pt->cur, o.dst))
+		err = sim_net_offer(s->net, pt->no, pt->cur, (unsigned)o.dst,
+				    port, d->buf, d->len, d->same, s->now,
+				    &o.next);
+	if (!err && grow((void **)&pt->d, &pt->cap, pt->n + 1, sizeof(*pt->d)))
+		err = -ENOMEM;
+	if (!err)
+		pt->d[pt->n++] = o;
+	return err;
 }
 
 /* The fps host event e runs on, or -1 when e cannot join the batch. */
@@ -506,6 +488,7 @@ static int take_due(struct sim *s)
 			b->in[b->nin++] = d;
 		}
 		v->g1 = b->nin;
+		v->due = rearm_time(s, idx);
 	}
 	return 0;
 }
@@ -525,11 +508,12 @@ static void run_host(struct sim *s, unsigned part, unsigned host)
 		v->part = part;
 		v->d0 = pt->n;
 		if (v->e.kind == EV_WAKE)
-			v->err = sim_fps_wake(h, s->now, hold, pt, &v->wake);
+			v->err = sim_fps_wake(h, s->now, batch_emit, pt,
+					      &v->due);
 		for (size_t g = v->g0; g < v->g1 && !v->err; g++)
 			v->err = sim_fps_recv(h, b->in[g].src, b->in[g].dport,
 					      s->now, b->in[g].data,
-					      b->in[g].len, hold, pt);
+					      b->in[g].len, batch_emit, pt);
 		v->d1 = pt->n;
 	}
 }
@@ -544,8 +528,7 @@ static void run_part(void *arg, unsigned part)
 	struct sim_batch *b = s->bt;
 	struct part *pt = &b->part[part];
 
-	pt->n = pt->used = 0;
-	memset(pt->share, 0, sizeof(pt->share));
+	pt->n = 0;
 	for (size_t i = 0; i < b->norder; i++) {
 		unsigned h = b->order[part ? b->norder - 1 - i : i];
 
@@ -555,8 +538,8 @@ static void run_part(void *arg, unsigned part)
 	}
 }
 
-/* Step 3: each event's datagrams offered and its wake-up or link armed,
- * in queue order. */
+/* Step 3: in queue order, each event's datagrams counted and their links
+ * armed, then its wake-up queued or its own link armed again. */
 static int replay(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
@@ -564,19 +547,18 @@ static int replay(struct sim *s)
 
 	for (size_t k = 0; k < b->n && !err && s->live > 0; k++) {
 		struct bev *v = &b->ev[k];
-		const struct part *pt = &b->part[v->part];
+		const struct offered *d = b->part[v->part].d;
 
 		for (size_t j = v->d0; j < v->d1 && !err; j++)
-			err = send_to(s, v->host, pt->d[j].dst, pt->d[j].port,
-				      pt->buf + pt->d[j].off, pt->d[j].len,
-				      pt->d[j].same);
+			err = sent(s, v->host, d[j].dst, d[j].next);
 		s->st.events++;
 		if (err)
 			break;
 		if (v->e.kind == EV_WAKE)
-			err = woke(s, v->host, v->err, v->wake);
+			err = woke(s, v->host, v->err, v->due);
 		else
-			err = v->err ? v->err : rearm_link(s, v->e.who);
+			err = v->err ? v->err
+				     : arm_link(s, v->e.who, v->due, 1);
 	}
 	return err;
 }
@@ -656,6 +638,7 @@ int sim_loop_start(struct sim *s)
 	    !s->bt->order)
 		return -ENOMEM;
 	s->bt->part[0].s = s->bt->part[1].s = s;
+	s->bt->part[1].no = 1;
 	err = sim_pool_new(&s->pool);
 	if (err)
 		log_warnx("simulator: no second thread (%s), running on one",

@@ -1,14 +1,16 @@
 /*
  * sim_net.c: the simulator's links and the datagrams in flight (see
  * netsim_int.h). A datagram's payload is copied into a pool slot whose
- * index is the netem cookie; a duplicated datagram's two copies share the
+ * number is the netem cookie; a duplicated datagram's two copies share the
  * slot, which is released when its last copy leaves the link. So do the
  * datagrams a sender marks as the same octets (role_dgram.same: one
- * snapshot to every client) while the slot is still in flight. A link is
- * built with its scenario spec when it is first used (a datagram, a
- * schedule), not for every pair up front: a crowded match uses the
- * client-server pairs only, and a link's streams are seeded from its
- * hosts' names, so when it is built changes nothing it does.
+ * snapshot to every client) while the slot is still in flight. Each of
+ * the simulator's two threads takes slots from a pool of its own, so both
+ * can offer at once (sim_loop.c's batches). A link is built with its
+ * scenario spec when it is first used (a datagram, a schedule), not for
+ * every pair up front: a crowded match uses the client-server pairs only,
+ * and a link's streams are seeded from its hosts' names, so when it is
+ * built changes nothing it does.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,8 +28,22 @@ struct slot {
 	uint64_t same; /* its role_dgram.same (0: not shared) */
 };
 
+/* The slots of one thread (sim_net_offer's part): a datagram's cookie is
+ * its part in bit 31 and its index in that part's array below. While the
+ * two threads offer side by side, each allocates from its own part and
+ * reads only its own part's slots, so neither sees the other's array
+ * move. */
+#define PART_BIT   31
+#define INDEX_MASK ((UINT32_C(1) << PART_BIT) - 1)
+
+struct slots {
+	struct slot *s;
+	uint32_t n, cap, free_head; /* free list, UINT32_MAX: empty */
+};
+
 /* A sender's recent shared payloads: same % SHARE_WAYS picks the entry,
- * the slot that last held one; the slot itself says whose and which. */
+ * the cookie of the slot that last held one; the slot itself says whose
+ * and which. */
 #define SHARE_WAYS 16
 
 struct sim_net {
@@ -36,9 +52,8 @@ struct sim_net {
 	const struct scenario *sc; /* the links' specs; outlives n */
 	char (*names)[SC_NAME_MAX];
 	struct netem_link **links; /* n * n */
-	struct slot *slots;
-	uint32_t nslots, cap, free_head; /* free list, UINT32_MAX: empty */
-	uint32_t *share;		 /* n * SHARE_WAYS slots */
+	struct slots part[2];
+	uint32_t *share; /* n * SHARE_WAYS cookies */
 };
 
 /* The link src -> dst, built on first use with the scenario's spec for
@@ -98,7 +113,7 @@ int sim_net_new(const struct scenario *sc, uint64_t seed, struct sim_net **out)
 		return -ENOMEM;
 	n->n = sc->nhosts;
 	n->seed = seed;
-	n->free_head = UINT32_MAX;
+	n->part[0].free_head = n->part[1].free_head = UINT32_MAX;
 	n->names = calloc(n->n ? n->n : 1, sizeof(*n->names));
 	n->links = calloc((size_t)n->n * n->n + 1, sizeof(*n->links));
 	n->share = calloc((size_t)(n->n ? n->n : 1) * SHARE_WAYS,
@@ -123,58 +138,65 @@ void sim_net_free(struct sim_net *n)
 		return;
 	for (size_t i = 0; n->links && i < (size_t)n->n * n->n; i++)
 		netem_link_free(n->links[i]);
-	for (uint32_t i = 0; i < n->nslots; i++)
-		free(n->slots[i].data);
-	free(n->slots);
+	for (int p = 0; p < 2; p++) {
+		for (uint32_t i = 0; i < n->part[p].n; i++)
+			free(n->part[p].s[i].data);
+		free(n->part[p].s);
+	}
 	free(n->share);
 	free(n->links);
 	free(n->names);
 	free(n);
 }
 
-static int slot_get(struct sim_net *n, const uint8_t *data, size_t len,
-		    uint32_t *out)
+static struct slot *slot_at(const struct sim_net *n, uint32_t cookie)
+{
+	return &n->part[cookie >> PART_BIT].s[cookie & INDEX_MASK];
+}
+
+/* A free slot of part sl (its index in *i), grown to len octets. */
+static int slot_take(struct slots *sl, size_t len, uint32_t *i)
 {
 	struct slot *s;
-	uint32_t i;
 
-	if (n->free_head != UINT32_MAX) {
-		i = n->free_head;
-		n->free_head = n->slots[i].next_free;
+	if (sl->free_head != UINT32_MAX) {
+		*i = sl->free_head;
+		sl->free_head = sl->s[*i].next_free;
 	} else {
-		if (n->nslots == n->cap) {
-			uint32_t cap = n->cap ? n->cap * 2 : 64;
-			struct slot *sl = realloc(n->slots, cap * sizeof(*sl));
+		if (sl->n == sl->cap) {
+			uint32_t cap = sl->cap ? sl->cap * 2 : 64;
+			struct slot *a;
 
-			if (sl == NULL)
+			if (sl->cap > INDEX_MASK / 2)
 				return -ENOMEM;
-			n->slots = sl;
-			n->cap = cap;
+			a = realloc(sl->s, cap * sizeof(*a));
+			if (a == NULL)
+				return -ENOMEM;
+			sl->s = a;
+			sl->cap = cap;
 		}
-		i = n->nslots++;
-		memset(&n->slots[i], 0, sizeof(n->slots[i]));
+		*i = sl->n++;
+		memset(&sl->s[*i], 0, sizeof(sl->s[*i]));
 	}
-	s = &n->slots[i];
+	s = &sl->s[*i];
 	if (s->cap < len) {
 		uint8_t *d = realloc(s->data, len < 256 ? 256 : len);
 
 		if (d == NULL) {
-			s->next_free = n->free_head;
-			n->free_head = i;
+			s->next_free = sl->free_head;
+			sl->free_head = *i;
 			return -ENOMEM;
 		}
 		s->data = d;
 		s->cap = len < 256 ? 256 : len;
 	}
-	memcpy(s->data, data, len);
-	s->len = len;
-	*out = i;
 	return 0;
 }
 
-static void slot_put(struct sim_net *n, uint32_t i, unsigned refs)
+static void slot_put(struct sim_net *n, uint32_t cookie, unsigned refs)
 {
-	struct slot *s = &n->slots[i];
+	struct slots *sl = &n->part[cookie >> PART_BIT];
+	struct slot *s = &sl->s[cookie & INDEX_MASK];
 
 	if (s->refs > refs) {
 		s->refs -= refs;
@@ -182,39 +204,47 @@ static void slot_put(struct sim_net *n, uint32_t i, unsigned refs)
 	}
 	s->refs = 0;
 	s->same = 0;
-	s->next_free = n->free_head;
-	n->free_head = i;
+	s->next_free = sl->free_head;
+	sl->free_head = cookie & INDEX_MASK;
 }
 
-/* Whether slot i is in flight with src's len-octet payload marked same
- * for dport. */
-static int shared(const struct sim_net *n, uint32_t i, unsigned src,
-		  uint64_t same, uint16_t dport, size_t len)
+/* Whether the slot of cookie c belongs to part and is in flight with
+ * src's len-octet payload marked same for dport. */
+static int shared(const struct sim_net *n, unsigned part, uint32_t c,
+		  unsigned src, uint64_t same, uint16_t dport, size_t len)
 {
-	const struct slot *s = i < n->nslots ? &n->slots[i] : NULL;
+	const struct slot *s;
 
-	return same && s && s->refs && s->same == same && s->src == src &&
+	if (!same || c >> PART_BIT != part ||
+	    (c & INDEX_MASK) >= n->part[part].n)
+		return 0;
+	s = slot_at(n, c);
+	return s->refs && s->same == same && s->src == src &&
 	       s->dport == dport && s->len == len;
 }
 
 /* The slot for a datagram: a shared one in flight (*fresh 0), else a new
- * copy of data (*fresh 1, no references yet). */
-static int slot_for(struct sim_net *n, unsigned src, uint16_t dport,
-		    const uint8_t *data, size_t len, uint64_t same,
-		    uint32_t *cookie, int *fresh)
+ * copy of data in part's slots (*fresh 1, no references yet). */
+static int slot_for(struct sim_net *n, unsigned part, unsigned src,
+		    uint16_t dport, const uint8_t *data, size_t len,
+		    uint64_t same, uint32_t *cookie, int *fresh)
 {
 	uint32_t *e = &n->share[src * SHARE_WAYS + same % SHARE_WAYS];
 	struct slot *s;
+	uint32_t i;
 	int err;
 
-	*fresh = !shared(n, *e, src, same, dport, len);
+	*fresh = !shared(n, part, *e, src, same, dport, len);
 	if (!*fresh) {
 		*cookie = *e;
 		return 0;
 	}
-	if ((err = slot_get(n, data, len, cookie)) != 0)
+	if ((err = slot_take(&n->part[part], len, &i)) != 0)
 		return err;
-	s = &n->slots[*cookie];
+	*cookie = (uint32_t)part << PART_BIT | i;
+	s = slot_at(n, *cookie);
+	memcpy(s->data, data, len);
+	s->len = len;
 	s->dport = dport;
 	s->src = src;
 	s->same = same;
@@ -223,21 +253,22 @@ static int slot_for(struct sim_net *n, unsigned src, uint16_t dport,
 	return 0;
 }
 
-int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst, uint16_t dport,
-		  const uint8_t *data, size_t len, uint64_t same, int64_t now,
-		  int64_t *next)
+int sim_net_offer(struct sim_net *n, unsigned part, unsigned src, unsigned dst,
+		  uint16_t dport, const uint8_t *data, size_t len,
+		  uint64_t same, int64_t now, int64_t *next)
 {
 	struct netem_verdict v;
 	struct netem_link *l;
 	uint32_t cookie;
 	int err, fresh;
 
-	if (src >= n->n || dst >= n->n || src == dst || len > 65535 - 28)
+	if (part > 1 || src >= n->n || dst >= n->n || src == dst ||
+	    len > 65535 - 28)
 		return -EINVAL;
 	l = link_get(n, src, dst, &err);
 	if (l == NULL)
 		return err;
-	err = slot_for(n, src, dport, data, len, same, &cookie, &fresh);
+	err = slot_for(n, part, src, dport, data, len, same, &cookie, &fresh);
 	if (err)
 		return err;
 	err = netem_link_enqueue(l, now, (uint32_t)(len + SIM_FRAME_OVERHEAD),
@@ -246,7 +277,7 @@ int sim_net_offer(struct sim_net *n, unsigned src, unsigned dst, uint16_t dport,
 		slot_put(n, cookie, 1);
 	if (err)
 		return err;
-	n->slots[cookie].refs += (unsigned)v.copies;
+	slot_at(n, cookie)->refs += (unsigned)v.copies;
 	*next = netem_link_next_time(l);
 	return 0;
 }
@@ -260,7 +291,7 @@ int sim_net_dequeue(struct sim_net *n, unsigned src, unsigned dst, int64_t now,
 
 	if (l == NULL || !netem_link_dequeue(l, now, &p))
 		return 0;
-	s = &n->slots[p.cookie];
+	s = slot_at(n, (uint32_t)p.cookie);
 	out->src = src;
 	out->dst = dst;
 	out->dport = s->dport;

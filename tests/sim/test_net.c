@@ -5,9 +5,11 @@
  * arrives carries the octets that were offered: across destinations,
  * through loss and duplication, after the shared copy is released and
  * its mark offered again with other octets, and for a mark offered
- * with another length or port.
+ * with another length or port; and when two threads offer at once, each
+ * from its own part (sim_net_offer's part), for senders of their own.
  */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,10 +72,10 @@ Test(sim_net, same_payload_is_kept_once)
 	cr_assert_eq(sim_net_new(sc, 1, &n), 0);
 	fill(a, sizeof(a), 1);
 	fill(b, sizeof(b), 2);
-	cr_assert_eq(sim_net_offer(n, 0, 1, 9000, a, 100, 7, 0, &next), 0);
-	cr_assert_eq(sim_net_offer(n, 0, 2, 9000, a, 100, 7, 0, &next), 0);
+	cr_assert_eq(sim_net_offer(n, 0, 0, 1, 9000, a, 100, 7, 0, &next), 0);
+	cr_assert_eq(sim_net_offer(n, 0, 0, 2, 9000, a, 100, 7, 0, &next), 0);
 	/* the same mark with another length is a payload of its own */
-	cr_assert_eq(sim_net_offer(n, 0, 2, 9000, b, 60, 7, 0, &next), 0);
+	cr_assert_eq(sim_net_offer(n, 0, 0, 2, 9000, b, 60, 7, 0, &next), 0);
 	cr_assert_eq(next, 10000000);
 	cr_assert(sim_net_dequeue(n, 0, 1, next, &d1));
 	cr_assert(sim_net_dequeue(n, 0, 2, next, &d2));
@@ -86,13 +88,16 @@ Test(sim_net, same_payload_is_kept_once)
 	sim_net_release(n, &d2);
 	sim_net_release(n, &d3);
 	/* released: the mark offered again carries its new octets */
-	cr_assert_eq(sim_net_offer(n, 0, 1, 9000, b, 100, 7, next, &next), 0);
+	cr_assert_eq(sim_net_offer(n, 0, 0, 1, 9000, b, 100, 7, next, &next),
+		     0);
 	cr_assert(sim_net_dequeue(n, 0, 1, next, &d1));
 	cr_assert(!memcmp(d1.data, b, 100));
 	sim_net_release(n, &d1);
 	/* unmarked payloads are copied each time */
-	cr_assert_eq(sim_net_offer(n, 0, 1, 9000, a, 100, 0, next, &next), 0);
-	cr_assert_eq(sim_net_offer(n, 0, 2, 9000, a, 100, 0, next, &next), 0);
+	cr_assert_eq(sim_net_offer(n, 0, 0, 1, 9000, a, 100, 0, next, &next),
+		     0);
+	cr_assert_eq(sim_net_offer(n, 0, 0, 2, 9000, a, 100, 0, next, &next),
+		     0);
 	cr_assert(sim_net_dequeue(n, 0, 1, next, &d1));
 	cr_assert(sim_net_dequeue(n, 0, 2, next, &d2));
 	cr_assert_neq(d1.data, d2.data);
@@ -126,7 +131,7 @@ Test(sim_net, shared_copies_survive_loss_and_duplication)
 			got += drain(n, 0, dst, now, r - 20, sizeof(p));
 		fill(p, sizeof(p), r);
 		for (unsigned dst = 1; r < 2000 && dst <= 2; dst++)
-			cr_assert_eq(sim_net_offer(n, 0, dst, 9000, p,
+			cr_assert_eq(sim_net_offer(n, 0, 0, dst, 9000, p,
 						   sizeof(p), r + 1, now,
 						   &next),
 				     0);
@@ -144,6 +149,118 @@ Test(sim_net, shared_copies_survive_loss_and_duplication)
 	}
 	cr_assert_eq(got, delivered, "%u copies checked, %llu delivered", got,
 		     (unsigned long long)delivered);
+	sim_net_free(n);
+	scenario_free(sc);
+}
+
+/* Sender k's rounds: round r's octets start with r and k, and the rest
+ * follows from them, so any copy can be checked on its own. */
+#define ROUNDS 10000
+
+static void stamp(uint8_t *p, size_t len, unsigned k, unsigned r)
+{
+	memcpy(p, &r, sizeof(r));
+	p[4] = (uint8_t)k;
+	for (size_t i = 5; i < len; i++)
+		p[i] = (uint8_t)(r * 7 + k * 13 + i);
+}
+
+struct sender {
+	struct sim_net *n;
+	unsigned k, part; /* host, and the part it offers from */
+	int64_t t0;	  /* the first round's time */
+	int err;
+};
+
+/* Host k offers ROUNDS marked payloads to the two other hosts, one a
+ * millisecond, from its part. */
+static void *send_rounds(void *arg)
+{
+	struct sender *sd = arg;
+	uint8_t p[150];
+	int64_t next;
+
+	for (unsigned r = 0; r < ROUNDS && !sd->err; r++) {
+		stamp(p, sizeof(p), sd->k, r);
+		for (unsigned dst = 0; dst < 3 && !sd->err; dst++)
+			if (dst != sd->k)
+				sd->err = sim_net_offer(
+					sd->n, sd->part, sd->k, dst, 9000, p,
+					sizeof(p), r + 1,
+					sd->t0 + (int64_t)r * 1000000, &next);
+	}
+	return NULL;
+}
+
+/* Every copy due on src->dst: its own octets, rounds in order (a fixed
+ * delay keeps the link's order). Returns how many. */
+static unsigned drain_rounds(struct sim_net *n, unsigned src, unsigned dst)
+{
+	struct sim_dgram d;
+	uint8_t want[150];
+	unsigned got = 0, r, last = 0;
+
+	while (sim_net_dequeue(n, src, dst, INT64_MAX / 2, &d)) {
+		cr_assert_eq(d.len, sizeof(want));
+		memcpy(&r, d.data, sizeof(r));
+		cr_assert(r < ROUNDS && r >= last,
+			  "round %u after %u on %u->%u", r, last, src, dst);
+		stamp(want, sizeof(want), src, r);
+		cr_assert(!memcmp(d.data, want, sizeof(want)),
+			  "round %u on %u->%u is not its sender's", r, src,
+			  dst);
+		last = r;
+		sim_net_release(n, &d);
+		got++;
+	}
+	return got;
+}
+
+/* Hosts 0 and 1 offer at once from two threads, each from its own part,
+ * through loss and duplication; every copy then arrives intact. The
+ * parts are then swapped (each sender's last shared slot is the other
+ * part's), and every copy again arrives intact. */
+Test(sim_net, two_parts_offer_at_once)
+{
+	const char *tmp = fx_tmpdir();
+	struct scenario *sc = three_hosts(
+		tmp, "delay 20ms loss 20% duplicate 20% limit 30000");
+	struct sim_net *n;
+	uint64_t delivered = 0, got = 0;
+
+	cr_assert_eq(sim_net_new(sc, 5, &n), 0);
+	for (int swap = 0; swap < 2; swap++) {
+		int64_t t0 = swap * (ROUNDS + 100) * INT64_C(1000000);
+		struct sender sd[2] = {{n, 0, (unsigned)swap, t0, 0},
+				       {n, 1, (unsigned)!swap, t0, 0}};
+		pthread_t t[2];
+
+		for (int i = 0; i < 2; i++)
+			cr_assert_eq(pthread_create(&t[i], NULL, send_rounds,
+						    &sd[i]),
+				     0);
+		for (int i = 0; i < 2; i++) {
+			pthread_join(t[i], NULL);
+			cr_assert_eq(sd[i].err, 0);
+		}
+		for (unsigned src = 0; src < 2; src++)
+			for (unsigned dst = 0; dst < 3; dst++)
+				if (dst != src)
+					got += drain_rounds(n, src, dst);
+	}
+	for (unsigned src = 0; src < 2; src++)
+		for (unsigned dst = 0; dst < 3; dst++) {
+			struct netem_counters c;
+
+			if (dst == src)
+				continue;
+			sim_net_counters(n, src, dst, &c);
+			cr_assert_eq(c.in, 2 * ROUNDS);
+			cr_assert(c.drop_loss > 0 && c.duplicated > 0);
+			delivered += c.delivered;
+		}
+	cr_assert_eq(got, delivered, "%llu copies checked, %llu delivered",
+		     (unsigned long long)got, (unsigned long long)delivered);
 	sim_net_free(n);
 	scenario_free(sc);
 }
