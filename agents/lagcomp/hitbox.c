@@ -162,14 +162,51 @@ void lc_aim_dir(double yaw, double pitch, double d[3])
 	v3_set(d, cp * cy, cp * sy, sp);
 }
 
+/* How far from a pose's vertical axis any of b's parts reaches. */
+static double body_reach(const struct lc_body *b)
+{
+	double reach = 0;
+
+	for (int st = 0; st < 2; st++)
+		for (int k = 0; k < LC_NPARTS; k++) {
+			const struct lc_capsule *c = &b->part[st][k];
+			double r = fmax(hypot(c->a[0], c->a[1]),
+					hypot(c->b[0], c->b[1])) +
+				   c->r;
+
+			reach = fmax(reach, r);
+		}
+	return reach;
+}
+
+/* Whether the ray from o along d stays, in the ground plane, farther than
+ * reach from the point (x, y): then it meets no part of a body standing
+ * there. The margin of a unit is far above the rounding of the capsule
+ * test, so a body this passes over could not have been hit; a
+ * non-finite pose is never passed over. */
+static int passes_far(const double o[3], const double d[3], double x, double y,
+		      double reach)
+{
+	double px = x - o[0], py = y - o[1], l2 = d[0] * d[0] + d[1] * d[1];
+	double s = l2 > 0 ? (px * d[0] + py * d[1]) / l2 : 0, qx, qy;
+
+	if (s < 0)
+		s = 0;
+	qx = px - s * d[0];
+	qy = py - s * d[1];
+	return qx * qx + qy * qy > (reach + 1) * (reach + 1);
+}
+
 int lc_trace(const struct map *m, const struct lc_body *b, const double eye[3],
 	     const double dir[3], double maxd, const struct lc_pose *poses,
 	     const uint8_t *alive, int n, int skip, struct lc_trace_hit *out)
 {
 	struct lc_trace_hit best = {.victim = -1, .t = maxd};
+	double reach = body_reach(b);
 
 	for (int i = 0; i < n; i++) {
-		if (i == skip || (alive && !alive[i]))
+		if (i == skip || (alive && !alive[i]) ||
+		    passes_far(eye, dir, poses[i].x, poses[i].y, reach))
 			continue;
 		for (int k = 0; k < LC_NPARTS; k++) {
 			struct lc_capsule c;

@@ -142,6 +142,75 @@ Test(trace, nearest_player_shields_the_one_behind)
 	map_free(&m);
 }
 
+/* The nearest part the ray from eye along d meets on pose p, tested part
+ * by part (as lc_trace does for a body it does not pass over): its t,
+ * or -1. */
+static double every_part(const struct lc_body *b, const struct lc_pose *p,
+			 const double eye[3], const double d[3], int *part)
+{
+	double best = -1;
+
+	for (int k = 0; k < LC_NPARTS; k++) {
+		struct lc_capsule c;
+		double t;
+
+		lc_part_world(b, p, k, &c);
+		t = lc_ray_capsule(eye, d, &c);
+		if (t >= 0 && (best < 0 || t <= best)) {
+			best = t;
+			*part = k;
+		}
+	}
+	return best;
+}
+
+/* lc_trace passes over a body whose axis the ray stays far from in the
+ * ground plane. Rays aimed beside a body by 0 to 20 u (its parts reach
+ * 13 u from the axis), at random yaws, stances and pitches: every hit
+ * the parts give is the trace's, part and distance alike, and the rays
+ * that miss every part miss in the trace. */
+Test(trace, passes_over_only_bodies_it_cannot_hit)
+{
+	struct map m = open_map();
+	struct lc_body b;
+	uint64_t x = 12345;
+	unsigned hits = 0, grazes = 0;
+
+	lc_body_default(&b);
+	for (int i = 0; i < 20000; i++) {
+		struct lc_pose p[2] = {{50, 160, 0, 0}, {300, 160, 0, 0}};
+		double eye[3], d[3], u[4], miss, side, want;
+		struct lc_trace_hit h;
+		int part = -1, got;
+
+		for (int k = 0; k < 4; k++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			u[k] = (double)(x >> 11) / 9007199254740992.0;
+		}
+		p[1].yaw = u[0] * 360 - 180;
+		p[1].crouch = u[1] < 0.5;
+		miss = u[2] * 20;
+		side = atan2(miss, 250) * 180 / M_PI;
+		lc_eye(&b, &p[0], eye);
+		lc_aim_dir(u[1] < 0.25 || u[1] >= 0.75 ? side : -side,
+			   u[3] * 30 - 20, d);
+		want = every_part(&b, &p[1], eye, d, &part);
+		got = lc_trace(&m, &b, eye, d, 1000, p, NULL, 2, 0, &h);
+		cr_assert_eq(got, want >= 0, "ray %d (%.3f u beside): trace %d",
+			     i, miss, got);
+		if (!got)
+			continue;
+		cr_assert_eq(h.part, part);
+		cr_assert_eq(h.t, want);
+		hits++;
+		grazes += miss > 10;
+	}
+	/* rays near the reach hit too, so the test sees the edge */
+	cr_assert(hits > 1000 && grazes > 100, "%u hits, %u beyond 10 u", hits,
+		  grazes);
+	map_free(&m);
+}
+
 Test(offset, local_frame_follows_rotation)
 {
 	struct lc_body b;
