@@ -61,11 +61,12 @@ const struct sim_event *sim_queue_peek(const struct sim_queue *q);
 /*
  * sim_pool.c: a second thread for the simulator. sim_pool_run runs
  * fn(arg, 1) on the worker and fn(arg, 0) on the caller and returns when
- * both have returned. new: 0 or -errno.
+ * both have returned. new: 0 or -errno; between jobs the worker calls
+ * idle(arg), if not NULL, while it returns 1 (work done, maybe more).
  */
 struct sim_pool;
 
-int sim_pool_new(struct sim_pool **out);
+int sim_pool_new(int (*idle)(void *arg), void *arg, struct sim_pool **out);
 void sim_pool_run(struct sim_pool *p, void (*fn)(void *arg, unsigned part),
 		  void *arg);
 void sim_pool_free(struct sim_pool *p);
@@ -217,12 +218,17 @@ int sim_fps_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 /* A client's --server address (host byte order), 0 for the server. */
 uint32_t sim_fps_server_addr(const struct sim_host *h);
 void sim_fps_set_server(struct sim_host *h, int host);
-/* threaded: play each bot game on its own thread (sim_game.c) */
+/* threaded: the run may use two threads; then each bot game is played in
+ * steps as the run goes (sim_game.c), else whole when it is set up */
 int sim_fps_games_new(unsigned cap, int threaded, struct sim_fps_games **out);
 void sim_fps_games_free(struct sim_fps_games *g);
 /* Wait until every game is played two ticks past t (sim_game.c); 0, or
  * the error of a game that failed. */
 int sim_fps_games_wait(struct sim_fps_games *g, int64_t t);
+/* One step of a game not played to its end yet: 1, or 0 when none is
+ * left (or another thread plays the steps); the second thread's idle
+ * work (sim_pool_new). */
+int sim_fps_games_play(void *g);
 int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs, int64_t *first,
 		  char *err, size_t errlen);
 int sim_fps_is_server(const struct sim_host *h);
@@ -241,17 +247,19 @@ int sim_fps_finish(struct sim_host *h, int64_t now, int stopped);
 void sim_fps_free(struct sim_host *h);
 
 /*
- * sim_game.c: a client's bot game played on its own thread while the run
- * goes on. start: the world set up, tracks of full length (zeroed, owned
- * by the caller as fps_game_tracks's are: fps_game_tracks_free) and the
- * thread started; 0 or -errno. wait: until every sample up to two ticks
- * past t is in place; 0 or the world's -errno. free: stops and joins the
- * thread, the tracks stay.
+ * sim_game.c: a client's bot game played in steps while the run goes on.
+ * start: the world set up and tracks of full length (zeroed, owned by the
+ * caller as fps_game_tracks's are: fps_game_tracks_free); 0 or -errno.
+ * wait: plays until every sample up to two ticks past t is in place; 0 or
+ * the world's -errno. play: one step, unless the game is over or another
+ * thread is playing one: 1 if it played. free: the tracks stay. wait and
+ * play may be called from two threads at once.
  */
 struct sim_game_feed;
 int sim_game_feed_start(const struct fps_opts *o, const struct map *m,
 			struct fps_track **tracks, struct sim_game_feed **out);
 int sim_game_feed_wait(struct sim_game_feed *f, int64_t t);
+int sim_game_feed_play(struct sim_game_feed *f);
 void sim_game_feed_free(struct sim_game_feed *f);
 
 /*

@@ -5,10 +5,10 @@
  * (agents/io/fps_opts.c), builds the same fps_server or fps_client over
  * the same map and bot game (generated once per distinct game and shared
  * by the clients that play it; the clients run by one simulator thread
- * share a cache of decoded snapshot bundles, fps_client.h), is woken when the machine
- * asks and takes the datagrams that arrive. Routing follows the sockets: a
- * client sends to the host with its --server address; the server answers
- * player P at the host the last accepted datagram of P came from (the
+ * share a cache of decoded snapshot bundles, fps_client.h), is woken when the
+ * machine asks and takes the datagrams that arrive. Routing follows the
+ * sockets: a client sends to the host with its --server address; the server
+ * answers player P at the host the last accepted datagram of P came from (the
  * address it learns with recvfrom), and fails the send, as sendto to an
  * unknown peer would, before it has heard from P. At its end the server
  * writes lagcomp-HOST.csv and shots-HOST.csv through agents/io/lagcomp_io.c
@@ -40,7 +40,7 @@ struct sim_fps_game {
 
 struct sim_fps_games {
 	unsigned n, cap;
-	int threaded; /* play games on their own threads (sim_game.c) */
+	int threaded; /* play games in steps as the run goes (sim_game.c) */
 	struct sim_fps_game *g;
 	struct fps_bundle_cache *cache[2]; /* one per simulator thread */
 };
@@ -161,8 +161,9 @@ static int same_game(const struct sim_fps_game *g, const struct fps_opts *o,
 		 g->duration_s == o->duration_s && g->seed == o->run.seed));
 }
 
-/* The bot world's tracks of o: played on their own thread when the run
- * may use two, else whole now (also when the thread cannot start). */
+/* The bot world's tracks of o: played in steps as the run goes when it
+ * may use two threads, else whole now (also when the steps cannot be
+ * set up). */
 static int game_tracks(struct sim_fps_games *gs, struct sim_fps_game *g,
 		       const struct fps_opts *o)
 {
@@ -180,6 +181,16 @@ int sim_fps_games_wait(struct sim_fps_games *g, int64_t t)
 		if (g->g[k].feed)
 			rc = sim_game_feed_wait(g->g[k].feed, t);
 	return rc;
+}
+
+int sim_fps_games_play(void *arg)
+{
+	struct sim_fps_games *g = arg;
+
+	for (unsigned k = 0; k < g->n; k++)
+		if (g->g[k].feed && sim_game_feed_play(g->g[k].feed))
+			return 1;
+	return 0;
 }
 
 /* The game of o: the map, and for a client the bot world's tracks. */

@@ -1,17 +1,20 @@
 /*
- * sim_game.c: a bot game played on its own thread while the simulation
- * runs, instead of whole before it starts. The world (agents/world sim.c)
- * runs a chunk of game time at a time (fps_game_open, fps_game_play: the
- * same samples as the whole game, as for an emulated client that plays
- * its game as it goes); every bot's samples go into its track, allocated
- * at its full length up front so a client never sees it move or grow, and
- * the time up to which every track is filled is published with release
- * order. Before the loop runs an event at time t it waits until the game
- * is filled two ticks past t: a client reads its sample at or before its
- * time and looks at the next, scanning forward from its last answer
- * (fps_client.c own_index; the simulator never asks a client for an
- * earlier time than before), and its time is behind the simulator's by
- * its start offset.
+ * sim_game.c: a bot game played in steps while the simulation runs,
+ * instead of whole before it starts: by the second thread between its
+ * jobs (sim_pool.c's idle work), and by the loop itself when it needs a
+ * time the game has not reached. The world (agents/world sim.c) runs two
+ * ticks of game time a step (fps_game_open, fps_game_play: the same
+ * samples as the whole game, as for an emulated client that plays its
+ * game as it goes), one thread at a time; every bot's samples go into its
+ * track, allocated at its full length up front so a client never sees it
+ * move or grow, and the time up to which every track is filled is
+ * published with release order. Before the loop runs an event at time t
+ * the game must be filled two ticks past t: a client reads its sample at
+ * or before its time and looks at the next, scanning forward from its last
+ * answer (fps_client.c own_index; the simulator never asks a client for an
+ * earlier time than before), and its time is behind the simulator's by its
+ * start offset. The game has no thread of its own, so a run's threads
+ * never outnumber the two it may use.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -21,20 +24,17 @@
 
 #include "netsim_int.h"
 
-#define CHUNK_NS 100000000LL /* game time played per step: 0.1 s */
+#define STEP_TICKS 2 /* game ticks played per step */
 
 struct sim_game_feed {
-	pthread_t th;
+	pthread_mutex_t play; /* held while a thread plays a step */
 	struct fps_game g;
 	struct fps_track *k; /* the tracks, bots of them */
 	int bots;
 	size_t *at; /* samples written per bot */
-	int64_t tick_ns;
+	int64_t tick_ns, until;
 	_Atomic int64_t done; /* every sample before it is in place */
-	_Atomic int stop;     /* the run ended: play no further */
 	int err; /* the world's error, written before done = INT64_MAX */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
 };
 
 /* Every bot's samples of the last chunk into their places. */
@@ -51,36 +51,40 @@ static int place(struct sim_game_feed *f)
 	return 0;
 }
 
-static void publish(struct sim_game_feed *f, int64_t done)
+/* One step of the game, with f->play held; done published. */
+static void step(struct sim_game_feed *f)
 {
-	pthread_mutex_lock(&f->mu);
-	atomic_store_explicit(&f->done, done, memory_order_release);
-	pthread_cond_broadcast(&f->cv);
-	pthread_mutex_unlock(&f->mu);
-}
-
-static void *play(void *arg)
-{
-	struct sim_game_feed *f = arg;
-	int64_t until = 0;
 	int rc = 0;
 
-	while (!rc && fps_game_next(&f->g) != INT64_MAX &&
-	       !atomic_load_explicit(&f->stop, memory_order_relaxed)) {
-		until += CHUNK_NS;
-		rc = fps_game_play(&f->g, until);
+	if (atomic_load_explicit(&f->done, memory_order_relaxed) == INT64_MAX)
+		return;
+	if (fps_game_next(&f->g) != INT64_MAX) {
+		f->until += STEP_TICKS * f->tick_ns;
+		rc = fps_game_play(&f->g, f->until);
 		if (!rc)
 			rc = place(f);
-		if (!rc)
-			publish(f, until);
+		if (!rc) {
+			atomic_store_explicit(&f->done, f->until,
+					      memory_order_release);
+			return;
+		}
 	}
 	/* a whole game fills every track to its end */
-	for (int b = 0; !rc && !f->stop && b < f->bots; b++)
+	for (int b = 0; !rc && b < f->bots; b++)
 		if (f->at[b] != f->k[b].tr.n)
 			rc = -ERANGE;
 	f->err = rc;
-	publish(f, INT64_MAX);
-	return NULL;
+	atomic_store_explicit(&f->done, INT64_MAX, memory_order_release);
+}
+
+int sim_game_feed_play(struct sim_game_feed *f)
+{
+	if (atomic_load_explicit(&f->done, memory_order_acquire) == INT64_MAX ||
+	    pthread_mutex_trylock(&f->play))
+		return 0;
+	step(f);
+	pthread_mutex_unlock(&f->play);
+	return 1;
 }
 
 /* Tracks of the game's full length, zeroed, with their counts set. */
@@ -99,13 +103,6 @@ static int tracks_alloc(struct sim_game_feed *f, long ticks)
 	return 0;
 }
 
-static void feed_free(struct sim_game_feed *f)
-{
-	fps_game_close(&f->g);
-	free(f->at);
-	free(f);
-}
-
 int sim_game_feed_start(const struct fps_opts *o, const struct map *m,
 			struct fps_track **tracks, struct sim_game_feed **out)
 {
@@ -122,17 +119,14 @@ int sim_game_feed_start(const struct fps_opts *o, const struct map *m,
 	}
 	f->tick_ns = f->g.chunk.tick_ns;
 	rc = tracks_alloc(f, fps_game_ticks(&f->g));
-	pthread_mutex_init(&f->mu, NULL);
-	pthread_cond_init(&f->cv, NULL);
-	if (!rc)
-		rc = -pthread_create(&f->th, NULL, play, f);
 	if (rc) {
 		fps_game_tracks_free(f->k, f->bots);
-		pthread_mutex_destroy(&f->mu);
-		pthread_cond_destroy(&f->cv);
-		feed_free(f);
+		fps_game_close(&f->g);
+		free(f->at);
+		free(f);
 		return rc;
 	}
+	pthread_mutex_init(&f->play, NULL);
 	*tracks = f->k;
 	*out = f;
 	return 0;
@@ -141,15 +135,16 @@ int sim_game_feed_start(const struct fps_opts *o, const struct map *m,
 int sim_game_feed_wait(struct sim_game_feed *f, int64_t t)
 {
 	int64_t need = t > INT64_MAX - 3 * f->tick_ns ? INT64_MAX - 1
-						       : t + 2 * f->tick_ns;
-	int64_t done = atomic_load_explicit(&f->done, memory_order_acquire);
+						      : t + 2 * f->tick_ns;
+	int64_t done;
 
-	if (done <= need) {
-		pthread_mutex_lock(&f->mu);
-		while ((done = atomic_load_explicit(
-				&f->done, memory_order_acquire)) <= need)
-			pthread_cond_wait(&f->cv, &f->mu);
-		pthread_mutex_unlock(&f->mu);
+	while ((done = atomic_load_explicit(&f->done, memory_order_acquire)) <=
+	       need) {
+		pthread_mutex_lock(&f->play);
+		if (atomic_load_explicit(&f->done, memory_order_relaxed) <=
+		    need)
+			step(f);
+		pthread_mutex_unlock(&f->play);
 	}
 	return done == INT64_MAX ? f->err : 0;
 }
@@ -158,9 +153,8 @@ void sim_game_feed_free(struct sim_game_feed *f)
 {
 	if (!f)
 		return;
-	atomic_store_explicit(&f->stop, 1, memory_order_relaxed);
-	pthread_join(f->th, NULL);
-	pthread_mutex_destroy(&f->mu);
-	pthread_cond_destroy(&f->cv);
-	feed_free(f);
+	pthread_mutex_destroy(&f->play);
+	fps_game_close(&f->g);
+	free(f->at);
+	free(f);
 }

@@ -639,7 +639,7 @@ int sim_loop_start(struct sim *s)
 		return -ENOMEM;
 	s->bt->part[0].s = s->bt->part[1].s = s;
 	s->bt->part[1].no = 1;
-	err = sim_pool_new(&s->pool);
+	err = sim_pool_new(sim_fps_games_play, s->games, &s->pool);
 	if (err)
 		log_warnx("simulator: no second thread (%s), running on one",
 			  strerror(-err));

@@ -5,7 +5,9 @@
  * come in quick succession (several per simulated tick), so each side
  * first spins a little on the other's generation counter and only then
  * sleeps on a condition variable; a pool that waits for work between
- * repetitions or behind another process costs no CPU.
+ * repetitions or behind another process costs no CPU. Between jobs the
+ * worker first does the pool's idle work (the bot games' next steps),
+ * a piece at a time, looking for a new job between two pieces.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,6 +17,7 @@
 #include "netsim_int.h"
 
 #define SPIN 4000 /* polls before sleeping, some tens of microseconds */
+#define PEEK 200  /* polls between two pieces of idle work */
 
 struct sim_pool {
 	pthread_t th;
@@ -23,7 +26,9 @@ struct sim_pool {
 	_Atomic uint64_t posted, finished;
 	void (*fn)(void *arg, unsigned part);
 	void *arg;
-	int quit;
+	int (*idle)(void *arg); /* the worker's work between jobs */
+	void *idle_arg;
+	_Atomic int quit;
 };
 
 static void relax(void)
@@ -33,19 +38,29 @@ static void relax(void)
 #endif
 }
 
-/* Wait until *c reaches want: spin, then sleep on cv (signalled under
- * mu by the side that advances c). */
-static void await(struct sim_pool *p, _Atomic uint64_t *c, uint64_t want,
-		  pthread_cond_t *cv)
+static int reached(_Atomic uint64_t *c, uint64_t want, int polls)
 {
-	for (int i = 0; i < SPIN; i++) {
+	for (int i = 0; i < polls; i++) {
 		if (atomic_load_explicit(c, memory_order_acquire) >= want)
-			return;
+			return 1;
 		relax();
 	}
+	return 0;
+}
+
+/* Wait until *c reaches want: spin (doing idle work between polls, when
+ * there is some), then sleep on cv (signalled under mu by the side that
+ * advances c). */
+static void await(struct sim_pool *p, _Atomic uint64_t *c, uint64_t want,
+		  pthread_cond_t *cv, int (*idle)(void *), void *arg)
+{
+	while (idle && !reached(c, want, PEEK) && !atomic_load(&p->quit))
+		if (!idle(arg))
+			break;
+	if (reached(c, want, SPIN))
+		return;
 	pthread_mutex_lock(&p->mu);
-	while (atomic_load_explicit(c, memory_order_acquire) < want &&
-	       !p->quit)
+	while (atomic_load_explicit(c, memory_order_acquire) < want && !p->quit)
 		pthread_cond_wait(cv, &p->mu);
 	pthread_mutex_unlock(&p->mu);
 }
@@ -64,7 +79,7 @@ static void *worker(void *arg)
 	struct sim_pool *p = arg;
 
 	for (uint64_t job = 1;; job++) {
-		await(p, &p->posted, job, &p->work);
+		await(p, &p->posted, job, &p->work, p->idle, p->idle_arg);
 		pthread_mutex_lock(&p->mu);
 		if (p->quit) {
 			pthread_mutex_unlock(&p->mu);
@@ -76,13 +91,15 @@ static void *worker(void *arg)
 	}
 }
 
-int sim_pool_new(struct sim_pool **out)
+int sim_pool_new(int (*idle)(void *arg), void *arg, struct sim_pool **out)
 {
 	struct sim_pool *p = calloc(1, sizeof(*p));
 	int err;
 
 	if (!p)
 		return -ENOMEM;
+	p->idle = idle;
+	p->idle_arg = arg;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
@@ -101,14 +118,14 @@ int sim_pool_new(struct sim_pool **out)
 void sim_pool_run(struct sim_pool *p, void (*fn)(void *arg, unsigned part),
 		  void *arg)
 {
-	uint64_t job = atomic_load_explicit(&p->posted, memory_order_relaxed) +
-		       1;
+	uint64_t job =
+		atomic_load_explicit(&p->posted, memory_order_relaxed) + 1;
 
 	p->fn = fn;
 	p->arg = arg;
 	advance(p, &p->posted, job, &p->work);
 	fn(arg, 0);
-	await(p, &p->finished, job, &p->done);
+	await(p, &p->finished, job, &p->done, NULL, NULL);
 }
 
 void sim_pool_free(struct sim_pool *p)
