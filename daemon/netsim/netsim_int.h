@@ -60,8 +60,9 @@ const struct sim_event *sim_queue_peek(const struct sim_queue *q);
 
 /*
  * sim_pool.c: a second thread for the simulator. sim_pool_run runs
- * fn(arg, 1) on the worker and fn(arg, 0) on the caller and returns when
- * both have returned. new: 0 or -errno; between jobs the worker calls
+ * fn(arg, 0) on the caller and fn(arg, 1) on the worker, unless the
+ * caller is done before the worker begins (then part 1 does not run), and
+ * returns when both have returned. new: 0 or -errno; between jobs the worker calls
  * idle(arg), if not NULL, while it returns 1 (work done, maybe more).
  */
 struct sim_pool;

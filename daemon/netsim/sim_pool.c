@@ -1,7 +1,10 @@
 /*
  * sim_pool.c: the simulator's second thread (netsim_int.h). One job is
  * split in two parts: the worker runs part 1 while the caller runs part
- * 0, and sim_pool_run returns when both are done (fork and join). Jobs
+ * 0, and sim_pool_run returns when both are done (fork and join). A
+ * caller done with part 0 before the worker has begun part 1 calls it
+ * off instead of waiting (the parts share out the work as they go, so
+ * part 0 has done it all); the worker then skips that job. Jobs
  * come in quick succession (several per simulated tick), so each side
  * first spins a little on the other's generation counter and only then
  * sleeps on a condition variable; a pool that waits for work between
@@ -24,6 +27,8 @@ struct sim_pool {
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
 	_Atomic uint64_t posted, finished;
+	_Atomic uint64_t claimed; /* the last job a side began part 1 of,
+				   * or, having done part 0, called off */
 	void (*fn)(void *arg, unsigned part);
 	void *arg;
 	int (*idle)(void *arg); /* the worker's work between jobs */
@@ -74,6 +79,17 @@ static void advance(struct sim_pool *p, _Atomic uint64_t *c, uint64_t to,
 	pthread_mutex_unlock(&p->mu);
 }
 
+/* Take job's part 1 (the worker, to run it; the caller, to call it off):
+ * 1 for the side that comes first, 0 for the other. */
+static int claim(struct sim_pool *p, uint64_t job)
+{
+	uint64_t prev = job - 1;
+
+	return atomic_compare_exchange_strong_explicit(&p->claimed, &prev, job,
+						       memory_order_acq_rel,
+						       memory_order_acquire);
+}
+
 static void *worker(void *arg)
 {
 	struct sim_pool *p = arg;
@@ -86,6 +102,8 @@ static void *worker(void *arg)
 			return NULL;
 		}
 		pthread_mutex_unlock(&p->mu);
+		if (!claim(p, job))
+			continue; /* the caller did the whole job */
 		p->fn(p->arg, 1);
 		advance(p, &p->finished, job, &p->done);
 	}
@@ -125,7 +143,8 @@ void sim_pool_run(struct sim_pool *p, void (*fn)(void *arg, unsigned part),
 	p->arg = arg;
 	advance(p, &p->posted, job, &p->work);
 	fn(arg, 0);
-	await(p, &p->finished, job, &p->done, NULL, NULL);
+	if (!claim(p, job)) /* the worker began: wait for it */
+		await(p, &p->finished, job, &p->done, NULL, NULL);
 }
 
 void sim_pool_free(struct sim_pool *p)
