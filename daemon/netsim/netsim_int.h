@@ -61,9 +61,10 @@ const struct sim_event *sim_queue_peek(const struct sim_queue *q);
 /*
  * sim_pool.c: a second thread for the simulator. sim_pool_run runs
  * fn(arg, 0) on the caller and fn(arg, 1) on the worker, unless the
- * caller is done before the worker begins (then part 1 does not run), and
- * returns when both have returned. new: 0 or -errno; between jobs the worker calls
- * idle(arg), if not NULL, while it returns 1 (work done, maybe more).
+ * caller is done before the worker begins (then part 1 does not run),
+ * and returns when both have returned. new: 0 or -errno; between jobs
+ * the worker calls idle(arg), if not NULL: 1, it did a piece of work; 0,
+ * none to do now; -1, none left.
  */
 struct sim_pool;
 
@@ -227,9 +228,10 @@ void sim_fps_games_free(struct sim_fps_games *g);
  * the error of a game that failed. */
 int sim_fps_games_wait(struct sim_fps_games *g, int64_t t);
 /* One step of a game not played to its end yet: 1, or 0 when none is
- * left (or another thread plays the steps); the second thread's idle
- * work (sim_pool_new). */
-int sim_fps_games_play(void *g);
+ * left (or another thread is playing a step). */
+int sim_fps_games_play(struct sim_fps_games *g);
+/* Whether every game is played two ticks past t, without waiting. */
+int sim_fps_games_ready(const struct sim_fps_games *g, int64_t t);
 int sim_fps_start(struct sim_host *h, struct sim_fps_games *gs, int64_t *first,
 		  char *err, size_t errlen);
 int sim_fps_is_server(const struct sim_host *h);
@@ -261,6 +263,7 @@ int sim_game_feed_start(const struct fps_opts *o, const struct map *m,
 			struct fps_track **tracks, struct sim_game_feed **out);
 int sim_game_feed_wait(struct sim_game_feed *f, int64_t t);
 int sim_game_feed_play(struct sim_game_feed *f);
+int sim_game_feed_ready(const struct sim_game_feed *f, int64_t t);
 void sim_game_feed_free(struct sim_game_feed *f);
 
 /*

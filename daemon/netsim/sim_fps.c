@@ -183,14 +183,20 @@ int sim_fps_games_wait(struct sim_fps_games *g, int64_t t)
 	return rc;
 }
 
-int sim_fps_games_play(void *arg)
+int sim_fps_games_play(struct sim_fps_games *g)
 {
-	struct sim_fps_games *g = arg;
-
 	for (unsigned k = 0; k < g->n; k++)
 		if (g->g[k].feed && sim_game_feed_play(g->g[k].feed))
 			return 1;
 	return 0;
+}
+
+int sim_fps_games_ready(const struct sim_fps_games *g, int64_t t)
+{
+	for (unsigned k = 0; k < g->n; k++)
+		if (g->g[k].feed && !sim_game_feed_ready(g->g[k].feed, t))
+			return 0;
+	return 1;
 }
 
 /* The game of o: the map, and for a client the bot world's tracks. */

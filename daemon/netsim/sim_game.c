@@ -132,11 +132,22 @@ int sim_game_feed_start(const struct fps_opts *o, const struct map *m,
 	return 0;
 }
 
+/* The game time t's events need: two ticks past it. */
+static int64_t needed(const struct sim_game_feed *f, int64_t t)
+{
+	return t > INT64_MAX - 3 * f->tick_ns ? INT64_MAX - 1
+					      : t + 2 * f->tick_ns;
+}
+
+int sim_game_feed_ready(const struct sim_game_feed *f, int64_t t)
+{
+	return atomic_load_explicit(&f->done, memory_order_acquire) >
+	       needed(f, t);
+}
+
 int sim_game_feed_wait(struct sim_game_feed *f, int64_t t)
 {
-	int64_t need = t > INT64_MAX - 3 * f->tick_ns ? INT64_MAX - 1
-						      : t + 2 * f->tick_ns;
-	int64_t done;
+	int64_t need = needed(f, t), done;
 
 	while ((done = atomic_load_explicit(&f->done, memory_order_acquire)) <=
 	       need) {

@@ -62,6 +62,10 @@ struct sim_batch {
 	unsigned *order;	/* the batch's hosts, heavy ones first */
 	size_t norder;
 	struct part part[2];
+	/* for the second thread's idle work: the time of the batch at hand,
+	 * and whether it runs one event at a time on the first thread */
+	_Atomic int64_t now;
+	_Atomic int alone;
 };
 
 static void batch_free(struct sim_batch *b)
@@ -570,9 +574,12 @@ static int run_batch(struct sim *s)
 	struct sim_batch *b = s->bt;
 	int err = 0;
 
+	atomic_store_explicit(&b->now, s->now, memory_order_relaxed);
 	if (!batch_parallel(s)) {
+		atomic_store_explicit(&b->alone, 1, memory_order_relaxed);
 		for (size_t k = 0; k < b->n && !err && s->live > 0; k++)
 			err = on_event(s, &b->ev[k].e);
+		atomic_store_explicit(&b->alone, 0, memory_order_relaxed);
 	} else {
 		err = take_due(s);
 		if (!err) {
@@ -611,6 +618,24 @@ unsigned sim_loop_threads(void)
 	return cpus >= 2 ? 2 : 1;
 }
 
+/* How far ahead of the run the second thread keeps the bot games. */
+#define GAME_AHEAD_NS 100000000LL
+
+/* The second thread's work between batches: a step of the bot games
+ * while the first thread runs a batch alone, or when the games are less
+ * than GAME_AHEAD_NS ahead of the run (a step taken while a batch comes
+ * makes that batch wait). sim_pool's idle: 1, 0 or -1. */
+static int games_idle(void *arg)
+{
+	struct sim *s = arg;
+	int64_t now = atomic_load_explicit(&s->bt->now, memory_order_relaxed);
+
+	if (!atomic_load_explicit(&s->bt->alone, memory_order_relaxed) &&
+	    sim_fps_games_ready(s->games, now + GAME_AHEAD_NS))
+		return 0;
+	return sim_fps_games_play(s->games) ? 1 : -1;
+}
+
 /* The second thread, for a scenario with enough fps hosts to batch. */
 int sim_loop_start(struct sim *s)
 {
@@ -639,7 +664,7 @@ int sim_loop_start(struct sim *s)
 		return -ENOMEM;
 	s->bt->part[0].s = s->bt->part[1].s = s;
 	s->bt->part[1].no = 1;
-	err = sim_pool_new(sim_fps_games_play, s->games, &s->pool);
+	err = sim_pool_new(games_idle, s, &s->pool);
 	if (err)
 		log_warnx("simulator: no second thread (%s), running on one",
 			  strerror(-err));

@@ -10,7 +10,9 @@
  * sleeps on a condition variable; a pool that waits for work between
  * repetitions or behind another process costs no CPU. Between jobs the
  * worker first does the pool's idle work (the bot games' next steps),
- * a piece at a time, looking for a new job between two pieces.
+ * a piece at a time when there is one to do, looking for a new job
+ * between two pieces and sleeping only after a spin's worth of polls
+ * with none.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -59,9 +61,16 @@ static int reached(_Atomic uint64_t *c, uint64_t want, int polls)
 static void await(struct sim_pool *p, _Atomic uint64_t *c, uint64_t want,
 		  pthread_cond_t *cv, int (*idle)(void *), void *arg)
 {
-	while (idle && !reached(c, want, PEEK) && !atomic_load(&p->quit))
-		if (!idle(arg))
+	int quiet = 0; /* polls since idle work was last done */
+
+	while (idle && quiet < SPIN && !reached(c, want, PEEK) &&
+	       !atomic_load(&p->quit)) {
+		int r = idle(arg);
+
+		if (r < 0)
 			break;
+		quiet = r ? 0 : quiet + PEEK;
+	}
 	if (reached(c, want, SPIN))
 		return;
 	pthread_mutex_lock(&p->mu);
