@@ -24,7 +24,7 @@
 
 #include "netsim_int.h"
 
-#define STEP_TICKS 2 /* game ticks played per step */
+#define STEP_TICKS 1 /* game ticks played per step */
 
 struct sim_game_feed {
 	pthread_mutex_t play; /* held while a thread plays a step */

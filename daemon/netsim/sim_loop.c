@@ -63,9 +63,10 @@ struct sim_batch {
 	size_t norder;
 	struct part part[2];
 	/* for the second thread's idle work: the time of the batch at hand,
-	 * and whether it runs one event at a time on the first thread */
+	 * and how many of its events the first thread has still to run one
+	 * at a time (0: none, or a batch on two threads) */
 	_Atomic int64_t now;
-	_Atomic int alone;
+	_Atomic size_t alone;
 };
 
 static void batch_free(struct sim_batch *b)
@@ -576,9 +577,11 @@ static int run_batch(struct sim *s)
 
 	atomic_store_explicit(&b->now, s->now, memory_order_relaxed);
 	if (!batch_parallel(s)) {
-		atomic_store_explicit(&b->alone, 1, memory_order_relaxed);
-		for (size_t k = 0; k < b->n && !err && s->live > 0; k++)
+		for (size_t k = 0; k < b->n && !err && s->live > 0; k++) {
+			atomic_store_explicit(&b->alone, b->n - k,
+					      memory_order_relaxed);
 			err = on_event(s, &b->ev[k].e);
+		}
 		atomic_store_explicit(&b->alone, 0, memory_order_relaxed);
 	} else {
 		err = take_due(s);
@@ -618,19 +621,25 @@ unsigned sim_loop_threads(void)
 	return cpus >= 2 ? 2 : 1;
 }
 
-/* How far ahead of the run the second thread keeps the bot games. */
+/* How far ahead of the run the second thread keeps the bot games, and
+ * how many events a batch run one at a time must still have for a step
+ * of the games to fit in beside them (a step of 64 bots takes about as
+ * long as 30 deliveries to a server). */
 #define GAME_AHEAD_NS 100000000LL
+#define ALONE_MIN     32
 
 /* The second thread's work between batches: a step of the bot games
- * while the first thread runs a batch alone, or when the games are less
- * than GAME_AHEAD_NS ahead of the run (a step taken while a batch comes
- * makes that batch wait). sim_pool's idle: 1, 0 or -1. */
+ * while the first thread has a long way to go in a batch it runs alone,
+ * or when the games are less than GAME_AHEAD_NS ahead of the run. A step
+ * still under way when a batch comes makes that batch wait for it.
+ * sim_pool's idle: 1, 0 or -1. */
 static int games_idle(void *arg)
 {
 	struct sim *s = arg;
 	int64_t now = atomic_load_explicit(&s->bt->now, memory_order_relaxed);
 
-	if (!atomic_load_explicit(&s->bt->alone, memory_order_relaxed) &&
+	if (atomic_load_explicit(&s->bt->alone, memory_order_relaxed) <
+		    ALONE_MIN &&
 	    sim_fps_games_ready(s->games, now + GAME_AHEAD_NS))
 		return 0;
 	return sim_fps_games_play(s->games) ? 1 : -1;
