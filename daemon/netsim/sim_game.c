@@ -2,8 +2,8 @@
  * sim_game.c: a bot game played in steps while the simulation runs,
  * instead of whole before it starts: by the second thread between its
  * jobs (sim_pool.c's idle work), and by the loop itself when it needs a
- * time the game has not reached. The world (agents/world sim.c) runs two
- * ticks of game time a step (fps_game_open, fps_game_play: the same
+ * time the game has not reached. The world (agents/world sim.c) runs a
+ * tick of game time a step (fps_game_open, fps_game_play: the same
  * samples as the whole game, as for an emulated client that plays its
  * game as it goes), one thread at a time; every bot's samples go into its
  * track, allocated at its full length up front so a client never sees it
