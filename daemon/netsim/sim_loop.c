@@ -29,12 +29,19 @@ struct offered {
 	int64_t next; /* the link's earliest delivery after the offer */
 };
 
+/* Datagrams taken off links, released after the batch. */
+struct dlist {
+	struct sim_dgram *d;
+	size_t n, cap;
+};
+
 struct part { /* one thread's side of a batch */
 	struct sim *s;
 	unsigned no;  /* 0 or 1: sim_net_offer's part */
 	unsigned cur; /* the host that runs */
 	struct offered *d;
 	size_t n, cap;
+	struct dlist in, gone; /* taken by this thread (bev.own) */
 };
 
 #define NO_EV SIZE_MAX
@@ -44,7 +51,9 @@ struct bev { /* one event of a batch */
 	unsigned host, part; /* part: the thread that ran it */
 	size_t next;	     /* the host's next event in the batch, or NO_EV */
 	size_t d0, d1;	     /* its datagrams in its part.d */
-	size_t g0, g1;	     /* a link's: its datagrams in batch.in */
+	size_t g0, g1;	     /* a link's: its datagrams in batch.in, or in its
+			      * part's in when own */
+	int own; /* a link's: taken off by the thread that runs it */
 	int err;
 	int64_t due; /* a wake-up's: the host's next; a link's: its next
 		      * delivery once its due datagrams are taken */
@@ -52,9 +61,8 @@ struct bev { /* one event of a batch */
 
 struct sim_batch {
 	struct bev *ev;
-	size_t n, cap, hosts; /* events, and the hosts they run on */
-	struct sim_dgram *in; /* datagrams taken off the batch's links */
-	size_t nin, incap;
+	size_t n, cap, hosts;	/* events, and the hosts they run on */
+	struct dlist in, gone;	/* taken off the batch's links in step 1 */
 	uint8_t *ran;		/* per host: in the batch (1) or not (0) */
 	unsigned long *load;	/* per host: its events' weight */
 	size_t *first;		/* per host: its first event in the batch */
@@ -72,14 +80,18 @@ struct sim_batch {
 static void batch_free(struct sim_batch *b)
 {
 	free(b->ev);
-	free(b->in);
+	free(b->in.d);
+	free(b->gone.d);
 	free(b->ran);
 	free(b->load);
 	free(b->first);
 	free((void *)b->taken);
 	free(b->order);
-	for (int p = 0; p < 2; p++)
+	for (int p = 0; p < 2; p++) {
 		free(b->part[p].d);
+		free(b->part[p].in.d);
+		free(b->part[p].gone.d);
+	}
 	memset(b, 0, sizeof(*b));
 }
 
@@ -463,39 +475,81 @@ static void order_hosts(struct sim *s)
 				b->order[b->norder++] = h;
 }
 
-/* Step 1: the batch's links give up their due datagrams, in order. */
+static int dlist_add(struct dlist *l, const struct sim_dgram *d)
+{
+	if (grow((void **)&l->d, &l->cap, l->n + 1, sizeof(*l->d)))
+		return -ENOMEM;
+	l->d[l->n++] = *d;
+	return 0;
+}
+
+/* Link idx's due datagrams onto in, those the receiving kernel drops
+ * (corrupt_survives) onto gone; 0 or -ENOMEM. Releasing them waits for
+ * the batch's end: a thread may take datagrams off a link while the
+ * other offers to links. */
+static int take_link(struct sim *s, unsigned idx, struct dlist *in,
+		     struct dlist *gone)
+{
+	struct sim_dgram d;
+
+	while (sim_net_dequeue(s->net, idx / s->n, idx % s->n, s->now, &d)) {
+		struct dlist *l =
+			d.corrupted && !corrupt_survives(&d) ? gone : in;
+
+		if (dlist_add(l, &d)) {
+			sim_net_release(s->net, &d);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Step 1: each of the batch's links is marked unarmed, and gives up its
+ * due datagrams now, in order, when its sender has an event in the
+ * batch (whose sends would otherwise meet the taking), else in step 2 on
+ * the thread that runs its receiver. */
 static int take_due(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
-	struct sim_dgram d;
 
-	b->nin = 0;
 	for (size_t k = 0; k < b->n; k++) {
 		struct bev *v = &b->ev[k];
 		unsigned idx = v->e.who;
+		int err;
 
-		v->g0 = v->g1 = b->nin;
+		v->g0 = v->g1 = b->in.n;
+		v->own = 0;
 		if (v->e.kind != EV_LINK)
 			continue;
 		s->link_armed[idx] = INT64_MAX;
-		while (sim_net_dequeue(s->net, idx / s->n, idx % s->n, s->now,
-				       &d)) {
-			if (d.corrupted && !corrupt_survives(&d)) {
-				s->corrupt_dropped++;
-				sim_net_release(s->net, &d);
-				continue;
-			}
-			if (grow((void **)&b->in, &b->incap, b->nin + 1,
-				 sizeof(*b->in))) {
-				sim_net_release(s->net, &d);
-				return -ENOMEM;
-			}
-			b->in[b->nin++] = d;
+		if (!b->ran[idx / s->n]) {
+			v->own = 1;
+			continue;
 		}
-		v->g1 = b->nin;
+		if ((err = take_link(s, idx, &b->in, &b->gone)) != 0)
+			return err;
+		v->g1 = b->in.n;
 		v->due = rearm_time(s, idx);
 	}
 	return 0;
+}
+
+/* After the batch: every datagram taken off its links released, and
+ * those the receivers dropped counted. */
+static void release_taken(struct sim *s)
+{
+	struct sim_batch *b = s->bt;
+	struct dlist *l[6] = {&b->in,	      &b->gone,
+			      &b->part[0].in, &b->part[0].gone,
+			      &b->part[1].in, &b->part[1].gone};
+
+	for (int i = 0; i < 6; i++) {
+		for (size_t g = 0; g < l[i]->n; g++)
+			sim_net_release(s->net, &l[i]->d[g]);
+		if (i % 2)
+			s->corrupt_dropped += l[i]->n;
+		l[i]->n = 0;
+	}
 }
 
 /* Host host's events, in order, on thread part. */
@@ -509,16 +563,24 @@ static void run_host(struct sim *s, unsigned part, unsigned host)
 	pt->cur = host;
 	for (size_t k = b->first[host]; k != NO_EV; k = b->ev[k].next) {
 		struct bev *v = &b->ev[k];
+		const struct sim_dgram *in;
 
 		v->part = part;
 		v->d0 = pt->n;
+		if (v->own) {
+			v->g0 = pt->in.n;
+			v->err = take_link(s, v->e.who, &pt->in, &pt->gone);
+			v->g1 = pt->in.n;
+			v->due = rearm_time(s, v->e.who);
+		}
+		in = v->own ? pt->in.d : b->in.d;
 		if (v->e.kind == EV_WAKE)
 			v->err = sim_fps_wake(h, s->now, batch_emit, pt,
 					      &v->due);
 		for (size_t g = v->g0; g < v->g1 && !v->err; g++)
-			v->err = sim_fps_recv(h, b->in[g].src, b->in[g].dport,
-					      s->now, b->in[g].data,
-					      b->in[g].len, batch_emit, pt);
+			v->err = sim_fps_recv(h, in[g].src, in[g].dport, s->now,
+					      in[g].data, in[g].len, batch_emit,
+					      pt);
 		v->d1 = pt->n;
 	}
 }
@@ -591,9 +653,7 @@ static int run_batch(struct sim *s)
 			err = replay(s);
 			s->st.parallel_events += b->n;
 		}
-		for (size_t g = 0; g < b->nin; g++)
-			sim_net_release(s->net, &b->in[g]);
-		b->nin = 0;
+		release_taken(s);
 	}
 	for (size_t k = 0; k < b->n; k++)
 		b->ran[b->ev[k].host] = 0;

@@ -29,16 +29,18 @@ struct slot {
 };
 
 /* The slots of one thread (sim_net_offer's part): a datagram's cookie is
- * its part in bit 31 and its index in that part's array below. While the
- * two threads offer side by side, each allocates from its own part and
- * reads only its own part's slots, so neither sees the other's array
- * move. */
-#define PART_BIT   31
-#define INDEX_MASK ((UINT32_C(1) << PART_BIT) - 1)
+ * its part in bit 31 and its index among that part's slots. A part's
+ * slots are in chunks that never move, so one thread can read a slot in
+ * flight (sim_net_dequeue) while the other takes new ones. */
+#define PART_BIT    31
+#define INDEX_MASK  ((UINT32_C(1) << PART_BIT) - 1)
+#define CHUNK_BITS  10
+#define CHUNK_SLOTS (1u << CHUNK_BITS)
+#define MAX_CHUNKS  4096 /* 4 Mi slots in flight a part */
 
 struct slots {
-	struct slot *s;
-	uint32_t n, cap, free_head; /* free list, UINT32_MAX: empty */
+	struct slot *chunk[MAX_CHUNKS];
+	uint32_t n, free_head; /* free list, UINT32_MAX: empty */
 };
 
 /* A sender's recent shared payloads: same % SHARE_WAYS picks the entry,
@@ -140,8 +142,11 @@ void sim_net_free(struct sim_net *n)
 		netem_link_free(n->links[i]);
 	for (int p = 0; p < 2; p++) {
 		for (uint32_t i = 0; i < n->part[p].n; i++)
-			free(n->part[p].s[i].data);
-		free(n->part[p].s);
+			free(n->part[p]
+				     .chunk[i >> CHUNK_BITS][i % CHUNK_SLOTS]
+				     .data);
+		for (uint32_t c = 0; c < MAX_CHUNKS; c++)
+			free(n->part[p].chunk[c]);
 	}
 	free(n->share);
 	free(n->links);
@@ -149,9 +154,14 @@ void sim_net_free(struct sim_net *n)
 	free(n);
 }
 
+static struct slot *part_slot(const struct slots *sl, uint32_t i)
+{
+	return &sl->chunk[i >> CHUNK_BITS][i % CHUNK_SLOTS];
+}
+
 static struct slot *slot_at(const struct sim_net *n, uint32_t cookie)
 {
-	return &n->part[cookie >> PART_BIT].s[cookie & INDEX_MASK];
+	return part_slot(&n->part[cookie >> PART_BIT], cookie & INDEX_MASK);
 }
 
 /* A free slot of part sl (its index in *i), grown to len octets. */
@@ -161,24 +171,18 @@ static int slot_take(struct slots *sl, size_t len, uint32_t *i)
 
 	if (sl->free_head != UINT32_MAX) {
 		*i = sl->free_head;
-		sl->free_head = sl->s[*i].next_free;
+		sl->free_head = part_slot(sl, *i)->next_free;
 	} else {
-		if (sl->n == sl->cap) {
-			uint32_t cap = sl->cap ? sl->cap * 2 : 64;
-			struct slot *a;
+		struct slot **c = &sl->chunk[sl->n >> CHUNK_BITS];
 
-			if (sl->cap > INDEX_MASK / 2)
-				return -ENOMEM;
-			a = realloc(sl->s, cap * sizeof(*a));
-			if (a == NULL)
-				return -ENOMEM;
-			sl->s = a;
-			sl->cap = cap;
-		}
+		if (sl->n >= MAX_CHUNKS * CHUNK_SLOTS)
+			return -ENOMEM;
+		if (*c == NULL &&
+		    (*c = calloc(CHUNK_SLOTS, sizeof(**c))) == NULL)
+			return -ENOMEM;
 		*i = sl->n++;
-		memset(&sl->s[*i], 0, sizeof(sl->s[*i]));
 	}
-	s = &sl->s[*i];
+	s = part_slot(sl, *i);
 	if (s->cap < len) {
 		uint8_t *d = realloc(s->data, len < 256 ? 256 : len);
 
@@ -196,7 +200,7 @@ static int slot_take(struct slots *sl, size_t len, uint32_t *i)
 static void slot_put(struct sim_net *n, uint32_t cookie, unsigned refs)
 {
 	struct slots *sl = &n->part[cookie >> PART_BIT];
-	struct slot *s = &sl->s[cookie & INDEX_MASK];
+	struct slot *s = part_slot(sl, cookie & INDEX_MASK);
 
 	if (s->refs > refs) {
 		s->refs -= refs;

@@ -192,9 +192,17 @@ static void *send_rounds(void *arg)
 	return NULL;
 }
 
+/* Copies taken off a link, to release later. */
+struct kept {
+	struct sim_dgram d[3 * ROUNDS];
+	unsigned n;
+};
+
 /* Every copy due on src->dst: its own octets, rounds in order (a fixed
- * delay keeps the link's order). Returns how many. */
-static unsigned drain_rounds(struct sim_net *n, unsigned src, unsigned dst)
+ * delay keeps the link's order), released at once or, with keep, kept
+ * for later. Returns how many. */
+static unsigned take_rounds(struct sim_net *n, unsigned src, unsigned dst,
+			    struct kept *keep)
 {
 	struct sim_dgram d;
 	uint8_t want[150];
@@ -210,7 +218,10 @@ static unsigned drain_rounds(struct sim_net *n, unsigned src, unsigned dst)
 			  "round %u on %u->%u is not its sender's", r, src,
 			  dst);
 		last = r;
-		sim_net_release(n, &d);
+		if (keep)
+			keep->d[keep->n++] = d;
+		else
+			sim_net_release(n, &d);
 		got++;
 	}
 	return got;
@@ -246,7 +257,7 @@ Test(sim_net, two_parts_offer_at_once)
 		for (unsigned src = 0; src < 2; src++)
 			for (unsigned dst = 0; dst < 3; dst++)
 				if (dst != src)
-					got += drain_rounds(n, src, dst);
+					got += take_rounds(n, src, dst, NULL);
 	}
 	for (unsigned src = 0; src < 2; src++)
 		for (unsigned dst = 0; dst < 3; dst++) {
@@ -263,4 +274,56 @@ Test(sim_net, two_parts_offer_at_once)
 		     (unsigned long long)got, (unsigned long long)delivered);
 	sim_net_free(n);
 	scenario_free(sc);
+}
+
+struct taker {
+	struct sim_net *n;
+	struct kept *keep;
+	unsigned got;
+};
+
+/* Host 1's copies to hosts 0 and 2 taken off, kept. */
+static void *take_host1(void *arg)
+{
+	struct taker *tk = arg;
+
+	tk->got = take_rounds(tk->n, 1, 0, tk->keep) +
+		  take_rounds(tk->n, 1, 2, tk->keep);
+	return NULL;
+}
+
+/* One thread takes host 1's copies off its links while the other offers
+ * host 0's from the part whose slots hold host 1's, adding slots as it
+ * goes: every copy taken is intact, and so is every copy of host 0's
+ * taken afterwards. */
+Test(sim_net, take_while_the_other_thread_offers)
+{
+	const char *tmp = fx_tmpdir();
+	struct scenario *sc = three_hosts(tmp, "delay 20ms limit 30000");
+	struct sender sd = {NULL, 0, 0, 0, 0};
+	struct sender pre = {NULL, 1, 0, 0, 0};
+	struct kept *keep = calloc(1, sizeof(*keep));
+	struct taker tk = {NULL, keep, 0};
+	struct sim_net *n;
+	pthread_t t[2];
+
+	cr_assert_not_null(keep);
+	cr_assert_eq(sim_net_new(sc, 6, &n), 0);
+	sd.n = pre.n = tk.n = n;
+	sd.t0 = (ROUNDS + 100) * INT64_C(1000000);
+	send_rounds(&pre); /* host 1's, in part 0's first slots */
+	cr_assert_eq(pre.err, 0);
+	cr_assert_eq(pthread_create(&t[0], NULL, send_rounds, &sd), 0);
+	cr_assert_eq(pthread_create(&t[1], NULL, take_host1, &tk), 0);
+	pthread_join(t[0], NULL);
+	pthread_join(t[1], NULL);
+	cr_assert_eq(sd.err, 0);
+	cr_assert_eq(tk.got, 2 * ROUNDS);
+	for (unsigned i = 0; i < keep->n; i++)
+		sim_net_release(n, &keep->d[i]);
+	cr_assert_eq(take_rounds(n, 0, 1, NULL) + take_rounds(n, 0, 2, NULL),
+		     2 * ROUNDS);
+	sim_net_free(n);
+	scenario_free(sc);
+	free(keep);
 }
