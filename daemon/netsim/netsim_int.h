@@ -258,8 +258,9 @@ void sim_fps_free(struct sim_host *h);
 
 /*
  * sim_game.c: a client's bot game played in steps while the run goes on.
- * start: the world set up and tracks of full length (zeroed, owned by the
- * caller as fps_game_tracks's are: fps_game_tracks_free); 0 or -errno.
+ * start: the world set up and tracks of full length (their samples
+ * written as the game is played; owned by the caller as
+ * fps_game_tracks's are: fps_game_tracks_free); 0 or -errno.
  * wait: plays until every sample up to two ticks past t is in place; 0 or
  * the world's -errno. play: one step, unless the game is over or another
  * thread is playing one: 1 if it played. free: the tracks stay. wait and

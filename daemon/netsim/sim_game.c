@@ -87,15 +87,19 @@ int sim_game_feed_play(struct sim_game_feed *f)
 	return 1;
 }
 
-/* Tracks of the game's full length, zeroed, with their counts set. */
+/* Tracks of the game's full length, with their counts set. Their samples
+ * are not cleared: each is written by a step before any client may read
+ * it (sim_game_feed_wait), and writing them is the first touch of their
+ * pages, on the thread that plays the step. */
 static int tracks_alloc(struct sim_game_feed *f, long ticks)
 {
 	f->k = calloc((size_t)f->bots, sizeof(*f->k));
 	f->at = calloc((size_t)f->bots, sizeof(*f->at));
-	if (!f->k || !f->at || ticks < 1)
+	if (!f->k || !f->at || ticks < 1 ||
+	    (size_t)ticks > SIZE_MAX / sizeof(*f->k->tr.s))
 		return -ENOMEM;
 	for (int b = 0; b < f->bots; b++) {
-		f->k[b].tr.s = calloc((size_t)ticks, sizeof(*f->k[b].tr.s));
+		f->k[b].tr.s = malloc((size_t)ticks * sizeof(*f->k[b].tr.s));
 		if (!f->k[b].tr.s)
 			return -ENOMEM;
 		f->k[b].tr.n = f->k[b].tr.cap = (size_t)ticks;
