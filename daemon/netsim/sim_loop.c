@@ -317,13 +317,15 @@ static int on_sched(struct sim *s, unsigned k)
  * ups of fps hosts and the deliveries to them, and stops before the first
  * event that is not such, or that is the delivery of a link whose sender
  * already has an event in the batch (that event's sends could be due now).
- * The batch then runs in three steps: the links' due datagrams are taken
- * off in order, and each such link's next delivery noted (one thread);
- * every host's events run, in order, on whichever thread takes the host,
- * and what they send is offered to its link at once (a link's only sender
- * runs on one thread, and the other links of the batch have given up
- * their datagrams already) with the link's next delivery noted; then, in
- * queue order, the links are armed with the noted times and each event's
+ * The batch then runs in three steps: the links whose sender has an event
+ * in the batch give up their due datagrams, in order, and each notes its
+ * next delivery (one thread); every host's events run, in order, on
+ * whichever thread takes the host, its other links giving up their
+ * datagrams first (nothing else touches them meanwhile), and what it
+ * sends is offered to its link at once (a link's only sender runs on one
+ * thread, and the links of the batch it sends on have given up their
+ * datagrams already) with the link's next delivery noted; then, in queue
+ * order, the links are armed with the noted times and each event's
  * wake-up is queued (one thread). Every link, queue push and counter sees
  * what it sees when the events run one after the other, so the run is the
  * same byte for byte (netsim_threads test). A batch whose wake-ups could
@@ -486,21 +488,17 @@ static int dlist_add(struct dlist *l, const struct sim_dgram *d)
 /* Link idx's due datagrams onto in, those the receiving kernel drops
  * (corrupt_survives) onto gone; 0 or -ENOMEM. Releasing them waits for
  * the batch's end: a thread may take datagrams off a link while the
- * other offers to links. */
+ * other offers to links. (Out of memory, the datagram at hand is not
+ * released: the run stops, and sim_net_free frees every slot.) */
 static int take_link(struct sim *s, unsigned idx, struct dlist *in,
 		     struct dlist *gone)
 {
 	struct sim_dgram d;
 
-	while (sim_net_dequeue(s->net, idx / s->n, idx % s->n, s->now, &d)) {
-		struct dlist *l =
-			d.corrupted && !corrupt_survives(&d) ? gone : in;
-
-		if (dlist_add(l, &d)) {
-			sim_net_release(s->net, &d);
+	while (sim_net_dequeue(s->net, idx / s->n, idx % s->n, s->now, &d))
+		if (dlist_add(d.corrupted && !corrupt_survives(&d) ? gone : in,
+			      &d))
 			return -ENOMEM;
-		}
-	}
 	return 0;
 }
 
@@ -682,9 +680,11 @@ unsigned sim_loop_threads(void)
 }
 
 /* How far ahead of the run the second thread keeps the bot games, and
- * how many events a batch run one at a time must still have for a step
- * of the games to fit in beside them (a step of 64 bots takes about as
- * long as 30 deliveries to a server). */
+ * how many events a batch run one at a time must still have for the
+ * second thread to begin a step of the games beside it. A step of 64
+ * bots takes longer than the first thread needs to run such a batch and
+ * post the next, so a step begun early in one overlaps the most of the
+ * first thread's work alone. */
 #define GAME_AHEAD_NS 100000000LL
 #define ALONE_MIN     32
 

@@ -173,10 +173,11 @@ static int slot_take(struct slots *sl, size_t len, uint32_t *i)
 		*i = sl->free_head;
 		sl->free_head = part_slot(sl, *i)->next_free;
 	} else {
-		struct slot **c = &sl->chunk[sl->n >> CHUNK_BITS];
+		struct slot **c;
 
 		if (sl->n >= MAX_CHUNKS * CHUNK_SLOTS)
 			return -ENOMEM;
+		c = &sl->chunk[sl->n >> CHUNK_BITS];
 		if (*c == NULL &&
 		    (*c = calloc(CHUNK_SLOTS, sizeof(**c))) == NULL)
 			return -ENOMEM;
