@@ -24,14 +24,11 @@
 #include "role/relay.h"
 
 /*
- * sim_queue.c: the simulator's event queue, ordered by (time, sequence
- * number): a binary min-heap, and a first-in first-out ring for events
- * pushed for the instant of the last pop (a datagram on a link without
- * delay), which come after every event already queued for it. The
- * sequence number is given at push time, so events due at the same
- * instant come out in the order they were pushed and a run is
- * deterministic whatever the heap's internal layout. Pure: no clock, no
- * I/O.
+ * sim_queue.c: the simulator's event queue, a binary min-heap keyed by
+ * (time, sequence number). The sequence number is given at push time, so
+ * events due at the same instant come out in the order they were pushed
+ * and a run is deterministic whatever the heap's internal layout. Pure:
+ * no clock, no I/O.
  */
 
 struct sim_event {
@@ -43,12 +40,8 @@ struct sim_event {
 };
 
 struct sim_queue {
-	struct sim_event *ev; /* the heap */
+	struct sim_event *ev;
 	size_t n, cap;
-	struct sim_event *now; /* the ring: events due at t_now */
-	size_t head, nnow, capnow;
-	int64_t t_now; /* the last pop's time */
-	int popped;    /* t_now is set */
 	uint64_t next_seq;
 };
 

@@ -2,9 +2,7 @@
  * test_queue.c: the simulator's event queue (daemon/netsim/sim_queue.c). Pops
  * come out in (time, push order) order for seeded random pushes checked
  * against a sorted reference, ties keep push order, interleaved push and
- * pop keep the heap property, pushes for the instant just popped (the
- * ring) and for other times interleave with pops as a plain list says,
- * and an empty queue says so.
+ * pop keep the heap property, and an empty queue says so.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -107,69 +105,4 @@ Test(sim_queue, interleaved_push_pop)
 	}
 	cr_assert_eq(pops, 50000);
 	sim_queue_free(&q);
-}
-
-/* The least (t, seq) of the reference's live entries, or -1. */
-static long ref_min(const struct sim_event *r, const uint8_t *live, size_t n)
-{
-	long m = -1;
-
-	for (size_t i = 0; i < n; i++)
-		if (live[i] && (m < 0 || r[i].t < r[m].t ||
-				(r[i].t == r[m].t && r[i].seq < r[m].seq)))
-			m = (long)i;
-	return m;
-}
-
-/* Pushes between pops, most of them for the instant just popped (the
- * ring), some later, some earlier than it (a time that went back): every
- * pop is the least (t, push order) of what is queued, checked against a
- * plain list, until the queue is empty. */
-Test(sim_queue, same_instant_pushes_match_reference)
-{
-	enum { N = 6000 };
-	struct sim_event *r = calloc(N, sizeof(*r)), e;
-	uint8_t *live = calloc(N, 1);
-	struct sim_queue q;
-	size_t n = 0, pops = 0;
-	int64_t now = 0;
-
-	cr_assert(r && live);
-	state = 3;
-	sim_queue_init(&q);
-	for (;;) {
-		long m;
-
-		for (uint64_t k = next_u64() % 4; k > 0 && n < N; k--) {
-			uint64_t c = next_u64() % 10;
-			int64_t t = c < 6   ? now
-				    : c < 9 ? now + 1 + (int64_t)(c % 3)
-					    : now - 1;
-
-			cr_assert_eq(sim_queue_push(&q, t, 1, (uint32_t)n, 0),
-				     0);
-			r[n] = (struct sim_event){.t = t, .seq = n};
-			live[n++] = 1;
-		}
-		m = ref_min(r, live, n);
-		if (m < 0) {
-			cr_assert_null(sim_queue_peek(&q));
-			if (n == N)
-				break;
-			continue;
-		}
-		cr_assert_eq(sim_queue_peek(&q)->who, (uint32_t)m);
-		cr_assert_eq(sim_queue_pop(&q, &e), 1);
-		cr_assert_eq(e.who, (uint32_t)m, "pop %zu: %u, want %ld", pops,
-			     e.who, m);
-		cr_assert_eq(e.t, r[m].t);
-		live[m] = 0;
-		now = e.t;
-		pops++;
-	}
-	cr_assert_eq(pops, (size_t)N);
-	cr_assert_eq(sim_queue_pop(&q, &e), 0);
-	sim_queue_free(&q);
-	free(r);
-	free(live);
 }
