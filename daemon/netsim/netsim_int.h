@@ -220,9 +220,9 @@ int sim_fps_init(struct sim_host *h, const struct scenario *sc, unsigned i,
 /* A client's --server address (host byte order), 0 for the server. */
 uint32_t sim_fps_server_addr(const struct sim_host *h);
 void sim_fps_set_server(struct sim_host *h, int host);
-/* threaded: the run may use two threads; then each bot game is played in
+/* stepwise: the run may use two threads; then each bot game is played in
  * steps as the run goes (sim_game.c), else whole when it is set up */
-int sim_fps_games_new(unsigned cap, int threaded, struct sim_fps_games **out);
+int sim_fps_games_new(unsigned cap, int stepwise, struct sim_fps_games **out);
 void sim_fps_games_free(struct sim_fps_games *g);
 /* Wait until every game is played two ticks past t (sim_game.c); 0, or
  * the error of a game that failed. */

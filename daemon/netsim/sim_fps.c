@@ -40,7 +40,7 @@ struct sim_fps_game {
 
 struct sim_fps_games {
 	unsigned n, cap;
-	int threaded; /* play games in steps as the run goes (sim_game.c) */
+	int stepwise; /* play games in steps as the run goes (sim_game.c) */
 	struct sim_fps_game *g;
 	struct fps_bundle_cache *cache[2]; /* one per simulator thread */
 };
@@ -114,7 +114,7 @@ void sim_fps_set_server(struct sim_host *h, int host)
 	h->fps->server_host = host;
 }
 
-int sim_fps_games_new(unsigned cap, int threaded, struct sim_fps_games **out)
+int sim_fps_games_new(unsigned cap, int stepwise, struct sim_fps_games **out)
 {
 	struct sim_fps_games *g = calloc(1, sizeof(*g));
 
@@ -132,7 +132,7 @@ int sim_fps_games_new(unsigned cap, int threaded, struct sim_fps_games **out)
 		return -ENOMEM;
 	}
 	g->cap = cap ? cap : 1;
-	g->threaded = threaded;
+	g->stepwise = stepwise;
 	*out = g;
 	return 0;
 }
@@ -167,7 +167,7 @@ static int same_game(const struct sim_fps_game *g, const struct fps_opts *o,
 static int game_tracks(struct sim_fps_games *gs, struct sim_fps_game *g,
 		       const struct fps_opts *o)
 {
-	if (gs->threaded &&
+	if (gs->stepwise &&
 	    !sim_game_feed_start(o, &g->m, &g->tracks, &g->feed))
 		return 0;
 	return fps_game_tracks(o, &g->m, &g->tracks);

@@ -29,10 +29,15 @@ struct offered {
 	int64_t next; /* the link's earliest delivery after the offer */
 };
 
-/* Datagrams taken off links, released after the batch. */
+/* Datagrams taken off links, released after the batch: those for the
+ * receiver, and those its kernel drops (corrupt_survives). */
 struct dlist {
 	struct sim_dgram *d;
 	size_t n, cap;
+};
+
+struct taken {
+	struct dlist in, gone;
 };
 
 struct part { /* one thread's side of a batch */
@@ -41,7 +46,7 @@ struct part { /* one thread's side of a batch */
 	unsigned cur; /* the host that runs */
 	struct offered *d;
 	size_t n, cap;
-	struct dlist in, gone; /* taken by this thread (bev.own) */
+	struct taken tk; /* taken by this thread (bev.own) */
 };
 
 #define NO_EV SIZE_MAX
@@ -62,7 +67,7 @@ struct bev { /* one event of a batch */
 struct sim_batch {
 	struct bev *ev;
 	size_t n, cap, hosts;	/* events, and the hosts they run on */
-	struct dlist in, gone;	/* taken off the batch's links in step 1 */
+	struct taken tk;	/* taken off the batch's links in step 1 */
 	uint8_t *ran;		/* per host: in the batch (1) or not (0) */
 	unsigned long *load;	/* per host: its events' weight */
 	size_t *first;		/* per host: its first event in the batch */
@@ -80,8 +85,8 @@ struct sim_batch {
 static void batch_free(struct sim_batch *b)
 {
 	free(b->ev);
-	free(b->in.d);
-	free(b->gone.d);
+	free(b->tk.in.d);
+	free(b->tk.gone.d);
 	free(b->ran);
 	free(b->load);
 	free(b->first);
@@ -89,8 +94,8 @@ static void batch_free(struct sim_batch *b)
 	free(b->order);
 	for (int p = 0; p < 2; p++) {
 		free(b->part[p].d);
-		free(b->part[p].in.d);
-		free(b->part[p].gone.d);
+		free(b->part[p].tk.in.d);
+		free(b->part[p].tk.gone.d);
 	}
 	memset(b, 0, sizeof(*b));
 }
@@ -485,18 +490,17 @@ static int dlist_add(struct dlist *l, const struct sim_dgram *d)
 	return 0;
 }
 
-/* Link idx's due datagrams onto in, those the receiving kernel drops
- * (corrupt_survives) onto gone; 0 or -ENOMEM. Releasing them waits for
- * the batch's end: a thread may take datagrams off a link while the
- * other offers to links. (Out of memory, the datagram at hand is not
- * released: the run stops, and sim_net_free frees every slot.) */
-static int take_link(struct sim *s, unsigned idx, struct dlist *in,
-		     struct dlist *gone)
+/* Link idx's due datagrams onto t. Releasing them waits for the batch's
+ * end: a thread may take datagrams off a link while the other offers to
+ * links. (Out of memory, the datagram at hand is not released: the run
+ * stops, and sim_net_free frees every slot.) */
+static int take_link(struct sim *s, unsigned idx, struct taken *t)
 {
 	struct sim_dgram d;
 
 	while (sim_net_dequeue(s->net, idx / s->n, idx % s->n, s->now, &d))
-		if (dlist_add(d.corrupted && !corrupt_survives(&d) ? gone : in,
+		if (dlist_add(d.corrupted && !corrupt_survives(&d) ? &t->gone
+								   : &t->in,
 			      &d))
 			return -ENOMEM;
 	return 0;
@@ -515,7 +519,7 @@ static int take_due(struct sim *s)
 		unsigned idx = v->e.who;
 		int err;
 
-		v->g0 = v->g1 = b->in.n;
+		v->g0 = v->g1 = b->tk.in.n;
 		v->own = 0;
 		if (v->e.kind != EV_LINK)
 			continue;
@@ -524,12 +528,19 @@ static int take_due(struct sim *s)
 			v->own = 1;
 			continue;
 		}
-		if ((err = take_link(s, idx, &b->in, &b->gone)) != 0)
+		if ((err = take_link(s, idx, &b->tk)) != 0)
 			return err;
-		v->g1 = b->in.n;
+		v->g1 = b->tk.in.n;
 		v->due = rearm_time(s, idx);
 	}
 	return 0;
+}
+
+static void release_list(struct sim *s, struct dlist *l)
+{
+	for (size_t g = 0; g < l->n; g++)
+		sim_net_release(s->net, &l->d[g]);
+	l->n = 0;
 }
 
 /* After the batch: every datagram taken off its links released, and
@@ -537,16 +548,12 @@ static int take_due(struct sim *s)
 static void release_taken(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
-	struct dlist *l[6] = {&b->in,	      &b->gone,
-			      &b->part[0].in, &b->part[0].gone,
-			      &b->part[1].in, &b->part[1].gone};
+	struct taken *t[3] = {&b->tk, &b->part[0].tk, &b->part[1].tk};
 
-	for (int i = 0; i < 6; i++) {
-		for (size_t g = 0; g < l[i]->n; g++)
-			sim_net_release(s->net, &l[i]->d[g]);
-		if (i % 2)
-			s->corrupt_dropped += l[i]->n;
-		l[i]->n = 0;
+	for (int i = 0; i < 3; i++) {
+		s->corrupt_dropped += t[i]->gone.n;
+		release_list(s, &t[i]->gone);
+		release_list(s, &t[i]->in);
 	}
 }
 
@@ -566,12 +573,12 @@ static void run_host(struct sim *s, unsigned part, unsigned host)
 		v->part = part;
 		v->d0 = pt->n;
 		if (v->own) {
-			v->g0 = pt->in.n;
-			v->err = take_link(s, v->e.who, &pt->in, &pt->gone);
-			v->g1 = pt->in.n;
+			v->g0 = pt->tk.in.n;
+			v->err = take_link(s, v->e.who, &pt->tk);
+			v->g1 = pt->tk.in.n;
 			v->due = rearm_time(s, v->e.who);
 		}
-		in = v->own ? pt->in.d : b->in.d;
+		in = v->own ? pt->tk.in.d : b->tk.in.d;
 		if (v->e.kind == EV_WAKE)
 			v->err = sim_fps_wake(h, s->now, batch_emit, pt,
 					      &v->due);

@@ -58,6 +58,11 @@ struct sim_net {
 	uint32_t *share; /* n * SHARE_WAYS cookies */
 };
 
+static struct slot *part_slot(const struct slots *sl, uint32_t i)
+{
+	return &sl->chunk[i >> CHUNK_BITS][i % CHUNK_SLOTS];
+}
+
 /* The link src -> dst, built on first use with the scenario's spec for
  * the pair (no impairment when it has none). NULL and *err on failure. */
 static struct netem_link *link_get(struct sim_net *n, unsigned src,
@@ -142,9 +147,7 @@ void sim_net_free(struct sim_net *n)
 		netem_link_free(n->links[i]);
 	for (int p = 0; p < 2; p++) {
 		for (uint32_t i = 0; i < n->part[p].n; i++)
-			free(n->part[p]
-				     .chunk[i >> CHUNK_BITS][i % CHUNK_SLOTS]
-				     .data);
+			free(part_slot(&n->part[p], i)->data);
 		for (uint32_t c = 0; c < MAX_CHUNKS; c++)
 			free(n->part[p].chunk[c]);
 	}
@@ -152,11 +155,6 @@ void sim_net_free(struct sim_net *n)
 	free(n->links);
 	free(n->names);
 	free(n);
-}
-
-static struct slot *part_slot(const struct slots *sl, uint32_t i)
-{
-	return &sl->chunk[i >> CHUNK_BITS][i % CHUNK_SLOTS];
 }
 
 static struct slot *slot_at(const struct sim_net *n, uint32_t cookie)
