@@ -55,6 +55,7 @@ struct netem_link {
 	int64_t sched_origin, sched_next;
 
 	struct netem_counters ctr;
+	uint32_t held; /* netem_link_hold */
 };
 
 /* Load the table a distribution needs into *tab (allocated). */
@@ -464,7 +465,7 @@ static int enqueue_one(struct netem_link *l, int64_t now, uint32_t len,
 		}
 	}
 	/* 4. limit: this packet and its pending duplicate */
-	if (netem_queue_len(&l->q) >= s->limit) {
+	if (netem_queue_len(&l->q) + l->held >= s->limit) {
 		l->ctr.drop_limit += (uint64_t)count;
 		orig->drop = NETEM_DROP_LIMIT;
 		return 0;
@@ -659,7 +660,22 @@ deliver:
 
 uint32_t netem_link_queued(const struct netem_link *l)
 {
-	return (uint32_t)netem_queue_len(&l->q);
+	return (uint32_t)netem_queue_len(&l->q) + l->held;
+}
+
+int64_t netem_link_least_delay(const struct netem_link *l)
+{
+	const struct netem_spec *s = &l->spec;
+
+	if (s->jitter_ns || s->gap || l->slot_on || l->sched ||
+	    s->latency_ns < 0)
+		return 0;
+	return s->latency_ns;
+}
+
+void netem_link_hold(struct netem_link *l, uint32_t n)
+{
+	l->held = n;
 }
 
 void netem_link_counters(const struct netem_link *l, struct netem_counters *c)

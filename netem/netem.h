@@ -109,8 +109,22 @@ int64_t netem_link_next_time(const struct netem_link *l);
 int netem_link_dequeue(struct netem_link *l, int64_t now_ns,
 		       struct netem_pkt *out);
 
-/* Packets currently queued (what the limit counts). */
+/* Packets currently queued (what the limit counts, with the held ones
+ * below). */
 uint32_t netem_link_queued(const struct netem_link *l);
+
+/* The least delay the link can give a packet offered now: its latency, or
+ * 0 when jitter, reordering, slots or a schedule can make it anything.
+ * Above 0, the link never delivers a packet at the instant it was sent,
+ * so a caller may dequeue the packets due at that instant before it
+ * offers the instant's own. */
+int64_t netem_link_least_delay(const struct netem_link *l);
+
+/* Count n packets the caller dequeued ahead of time as still queued, for
+ * the limit that later offers meet, until held again with 0: a caller
+ * that takes an instant's due packets before offers that, in its order
+ * of events, come first. */
+void netem_link_hold(struct netem_link *l, uint32_t n);
 
 void netem_link_counters(const struct netem_link *l, struct netem_counters *c);
 

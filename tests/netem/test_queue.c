@@ -157,6 +157,72 @@ Test(queue, limit_tail_drop)
 	netem_link_free(l);
 }
 
+/* Packets dequeued ahead of their instant and held still count against
+ * the limit, as if they were queued, until held with 0: a link with its
+ * two due packets taken and held drops the next offer, as the same link
+ * with them still queued does; released, it takes it. */
+Test(queue, held_packets_count_against_the_limit)
+{
+	struct netem_link *a = mk("delay 10ms limit 2", 6);
+	struct netem_link *b = mk("delay 10ms limit 2", 6);
+	struct netem_verdict v;
+	struct netem_pkt p;
+
+	offer(a, 0, 100, 0);
+	offer(a, 0, 100, 1);
+	offer(b, 0, 100, 0);
+	offer(b, 0, 100, 1);
+	cr_assert_eq(netem_link_dequeue(b, 10000000, &p), 1);
+	cr_assert_eq(netem_link_dequeue(b, 10000000, &p), 1);
+	netem_link_hold(b, 2);
+	cr_assert_eq(netem_link_queued(b), 2);
+	cr_assert_eq(netem_link_enqueue(a, 10000000, 100, 2, &v), 0);
+	cr_assert_eq(v.drop, NETEM_DROP_LIMIT);
+	cr_assert_eq(netem_link_enqueue(b, 10000000, 100, 2, &v), 0);
+	cr_assert_eq(v.drop, NETEM_DROP_LIMIT);
+	netem_link_hold(b, 0);
+	cr_assert_eq(netem_link_queued(b), 0);
+	cr_assert_eq(offer(b, 10000000, 100, 3), 20000000);
+	netem_link_free(a);
+	netem_link_free(b);
+}
+
+/* The least delay: the latency of a fixed delay (rate and loss only add
+ * or take away), 0 when jitter, reordering, slots or a schedule can give
+ * a packet any delay, or when there is none. */
+Test(queue, least_delay)
+{
+	static const struct {
+		const char *spec;
+		int64_t least;
+	} c[] = {
+		{"delay 8ms", 8000000},
+		{"delay 8ms loss 5% duplicate 1% corrupt 1% rate 1mbit", 8000000},
+		{"delay 8ms 1ms", 0},
+		{"delay 8ms reorder 10%", 0},
+		{"delay 8ms slot 1ms 2ms", 0},
+		{"loss 1%", 0},
+	};
+	struct netem_sched *sc;
+	struct netem_link *l;
+	char why[200];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		l = mk(c[i].spec, 7);
+		cr_assert_eq(netem_link_least_delay(l), c[i].least, "%s",
+			     c[i].spec);
+		netem_link_free(l);
+	}
+	l = mk("delay 8ms", 7);
+	cr_assert_eq(netem_sched_parse("at 10s delay 20ms", &sc, why,
+				       sizeof(why)),
+		     0, "%s", why);
+	cr_assert_eq(netem_link_set_schedule(l, sc, 0), 0);
+	cr_assert_eq(netem_link_least_delay(l), 0);
+	netem_sched_free(sc);
+	netem_link_free(l);
+}
+
 /* The kernel checks the limit before it enqueues the duplicate, so a
  * duplicated packet can take the queue one over the limit. */
 Test(queue, limit_with_duplicate)
