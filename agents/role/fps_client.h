@@ -83,6 +83,12 @@ int fps_client_advance(struct fps_client *cl, int64_t now_ns, role_emit_fn emit,
 		       void *arg);
 int fps_client_recv(struct fps_client *cl, int64_t now_ns, const uint8_t *buf,
 		    size_t len, role_emit_fn emit, void *arg);
+/* fps_client_recv for a datagram its sender marked (role_dgram.same, not
+ * 0): every datagram from that sender with the mark carries these
+ * octets, so the cache may know the bundle by its mark alone. */
+int fps_client_recv_same(struct fps_client *cl, int64_t now_ns,
+			 const uint8_t *buf, size_t len, uint32_t sender,
+			 uint64_t same, role_emit_fn emit, void *arg);
 void fps_client_stats(const struct fps_client *cl, struct fps_client_stats *o);
 
 /* The cache the client's next calls use (fps_client_cfg.cache): a

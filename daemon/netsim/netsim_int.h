@@ -72,6 +72,9 @@ int sim_pool_new(int (*idle)(void *arg), void *arg, struct sim_pool **out);
 void sim_pool_run(struct sim_pool *p, void (*fn)(void *arg, unsigned part),
 		  void *arg);
 void sim_pool_free(struct sim_pool *p);
+/* Spin until *c reaches want (acquire): for a wait of a few hundred
+ * nanoseconds on the other part of a job, which never sleeps meanwhile. */
+void sim_spin_until(_Atomic size_t *c, size_t want);
 
 /*
  * sim_net.c: the simulator's network. Every directed pair of hosts is one
@@ -100,6 +103,7 @@ struct sim_dgram {
 	size_t len; /* UDP payload */
 	int64_t time_ns;
 	uint32_t cookie;
+	uint64_t same; /* the sender's role_dgram.same */
 };
 
 int sim_net_new(const struct scenario *sc, uint64_t seed, struct sim_net **out);
@@ -125,6 +129,14 @@ void sim_net_release(struct sim_net *n, const struct sim_dgram *d);
 
 /* Earliest delivery time on src->dst, INT64_MAX when empty. */
 int64_t sim_net_next(const struct sim_net *n, unsigned src, unsigned dst);
+
+/* Whether src->dst (built) never delivers a datagram at the instant it
+ * was offered (netem_link_least_delay above 0). */
+int sim_net_sends_later(const struct sim_net *n, unsigned src, unsigned dst);
+
+/* netem_link_hold on src->dst (built): k copies dequeued ahead of time
+ * still count against its limit. */
+void sim_net_hold(struct sim_net *n, unsigned src, unsigned dst, uint32_t k);
 
 /* Replace the spec of src->dst at now ([schedule]); creates the link. */
 int sim_net_set_spec(struct sim_net *n, unsigned src, unsigned dst,
@@ -244,8 +256,8 @@ int sim_fps_route(const struct sim_host *h, const struct role_dgram *d,
 		  int *dst, uint16_t *port);
 int sim_fps_wake(struct sim_host *h, int64_t now, role_emit_fn emit, void *arg,
 		 int64_t *next);
-int sim_fps_recv(struct sim_host *h, unsigned src, uint16_t dport, int64_t now,
-		 const uint8_t *buf, size_t len, role_emit_fn emit, void *arg);
+int sim_fps_recv(struct sim_host *h, const struct sim_dgram *d, int64_t now,
+		 role_emit_fn emit, void *arg);
 int sim_fps_finish(struct sim_host *h, int64_t now, int stopped);
 void sim_fps_free(struct sim_host *h);
 

@@ -330,24 +330,26 @@ int sim_fps_wake(struct sim_host *h, int64_t now, role_emit_fn emit, void *arg,
 	return 0;
 }
 
-int sim_fps_recv(struct sim_host *h, unsigned src, uint16_t dport, int64_t now,
-		 const uint8_t *buf, size_t len, role_emit_fn emit, void *arg)
+int sim_fps_recv(struct sim_host *h, const struct sim_dgram *d, int64_t now,
+		 role_emit_fn emit, void *arg)
 {
 	struct sim_fps *f = h->fps;
 	int who = -1, rc;
 
-	if (h->done || (f->srv && dport != f->o.port)) {
+	if (h->done || (f->srv && d->dport != f->o.port)) {
 		h->rx_dropped++; /* no socket bound there */
 		return 0;
 	}
 	h->rx++;
 	if (f->cl)
-		return fps_client_recv(f->cl, now - h->t0, buf, len, emit, arg);
-	rc = fps_server_recv(f->srv, now - h->t0, buf, len, &who, emit, arg);
+		return fps_client_recv_same(f->cl, now - h->t0, d->data, d->len,
+					    d->src, d->same, emit, arg);
+	rc = fps_server_recv(f->srv, now - h->t0, d->data, d->len, &who, emit,
+			     arg);
 	/* the sender's address, learnt after the datagram is handled, as
 	 * cmd_fps.c's on_read does with recvfrom's */
 	if (who >= 0 && who < LC_MAX_PLAYERS)
-		f->peer[who] = (int)src;
+		f->peer[who] = (int)d->src;
 	return rc;
 }
 

@@ -46,7 +46,8 @@ struct part { /* one thread's side of a batch */
 	unsigned cur; /* the host that runs */
 	struct offered *d;
 	size_t n, cap;
-	struct taken tk; /* taken by this thread (bev.own) */
+	struct taken ahead; /* taken by this thread in step 1 */
+	struct taken tk;    /* taken by this thread in step 2 (bev.own) */
 };
 
 #define NO_EV SIZE_MAX
@@ -56,9 +57,12 @@ struct bev { /* one event of a batch */
 	unsigned host, part; /* part: the thread that ran it */
 	size_t next;	     /* the host's next event in the batch, or NO_EV */
 	size_t d0, d1;	     /* its datagrams in its part.d */
-	size_t g0, g1;	     /* a link's: its datagrams in batch.in, or in its
-			      * part's in when own */
-	int own; /* a link's: taken off by the thread that runs it */
+	size_t g0, g1;	     /* a link's: its datagrams in part[tk_part]'s
+			      * ahead.in, or in its part's tk.in when own */
+	unsigned tk_part;
+	int own;	  /* a link's: taken off by the thread that runs it */
+	int held;	  /* a link's: its sender has an event before it */
+	size_t hold_next; /* a held link's: its sender's next, or NO_EV */
 	int err;
 	int64_t due; /* a wake-up's: the host's next; a link's: its next
 		      * delivery once its due datagrams are taken */
@@ -67,10 +71,12 @@ struct bev { /* one event of a batch */
 struct sim_batch {
 	struct bev *ev;
 	size_t n, cap, hosts;	/* events, and the hosts they run on */
-	struct taken tk;	/* taken off the batch's links in step 1 */
+	size_t *ahead, nahead, ahead_cap; /* the links of step 1 (events) */
+	_Atomic size_t ahead_next, ahead_done; /* handed out, and taken */
 	uint8_t *ran;		/* per host: in the batch (1) or not (0) */
 	unsigned long *load;	/* per host: its events' weight */
 	size_t *first;		/* per host: its first event in the batch */
+	size_t *held_first;	/* per host: its first held link, or NO_EV */
 	_Atomic uint8_t *taken; /* per host: a thread has taken it */
 	unsigned *order;	/* the batch's hosts, heavy ones first */
 	size_t norder;
@@ -85,15 +91,17 @@ struct sim_batch {
 static void batch_free(struct sim_batch *b)
 {
 	free(b->ev);
-	free(b->tk.in.d);
-	free(b->tk.gone.d);
+	free(b->ahead);
 	free(b->ran);
 	free(b->load);
 	free(b->first);
+	free(b->held_first);
 	free((void *)b->taken);
 	free(b->order);
 	for (int p = 0; p < 2; p++) {
 		free(b->part[p].d);
+		free(b->part[p].ahead.in.d);
+		free(b->part[p].ahead.gone.d);
 		free(b->part[p].tk.in.d);
 		free(b->part[p].tk.gone.d);
 	}
@@ -198,8 +206,7 @@ static int deliver(struct sim *s, const struct sim_dgram *d)
 	}
 	if (h->fps) {
 		s->cur = d->dst;
-		return sim_fps_recv(h, d->src, d->dport, s->now, d->data,
-				    d->len, emit, s);
+		return sim_fps_recv(h, d, s->now, emit, s);
 	}
 	if (d->dport < h->o.port) {
 		h->rx_dropped++;
@@ -321,21 +328,24 @@ static int on_sched(struct sim *s, unsigned k)
  * own delivery event only. So a batch gathers, in queue order, the wake-
  * ups of fps hosts and the deliveries to them, and stops before the first
  * event that is not such, or that is the delivery of a link whose sender
- * already has an event in the batch (that event's sends could be due now).
- * The batch then runs in three steps: the links whose sender has an event
- * in the batch give up their due datagrams, in order, and each notes its
- * next delivery (one thread); every host's events run, in order, on
- * whichever thread takes the host, its other links giving up their
- * datagrams first (nothing else touches them meanwhile), and what it
- * sends is offered to its link at once (a link's only sender runs on one
- * thread, and the links of the batch it sends on have given up their
- * datagrams already) with the link's next delivery noted; then, in queue
- * order, the links are armed with the noted times and each event's
- * wake-up is queued (one thread). Every link, queue push and counter sees
- * what it sees when the events run one after the other, so the run is the
- * same byte for byte (netsim_threads test). A batch whose wake-ups could
- * end the last live host runs one event at a time, as does a batch too
- * small to be worth the hand-over.
+ * already has an event in the batch when that event's sends could be due
+ * now (sim_net_sends_later); with a fixed delay they cannot, and the link
+ * joins, held. The batch then runs in three steps: the links whose sender
+ * has an event in the batch give up their due datagrams, shared out
+ * between the threads, and each notes its next delivery, a held one only
+ * once its sender's earlier events have sent (meanwhile what it gave up
+ * counts against its limit, as still queued); every host's events run,
+ * in order, on whichever thread takes the host, its other links giving
+ * up their datagrams first (nothing else touches them meanwhile), and
+ * what it sends is offered to its link at once (a link's only sender
+ * runs on one thread, and the links of the batch it sends on have given
+ * up their datagrams already) with the link's next delivery noted; then,
+ * in queue order, the links are armed with the noted times and each
+ * event's wake-up is queued (one thread). Every link, queue push and
+ * counter sees what it sees when the events run one after the other, so
+ * the run is the same byte for byte (sim_threads test). A batch whose
+ * wake-ups could end the last live host runs one event at a time, as
+ * does a batch too small to be worth the hand-over.
  */
 #define BATCH_MIN 8
 
@@ -381,10 +391,12 @@ static int batch_emit(void *arg, const struct role_dgram *d)
 static int batch_host(const struct sim *s, const struct sim_event *e)
 {
 	unsigned h = e->kind == EV_WAKE ? e->who : e->who % s->n;
+	unsigned src = e->who / s->n;
 
 	if (e->kind == EV_WAKE)
 		return s->h[h].fps ? (int)h : -1;
-	if (e->kind != EV_LINK || !s->h[h].fps || s->bt->ran[e->who / s->n])
+	if (e->kind != EV_LINK || !s->h[h].fps ||
+	    (s->bt->ran[src] && !sim_net_sends_later(s->net, src, h)))
 		return -1;
 	return (int)h;
 }
@@ -401,7 +413,11 @@ static int batch_add(struct sim *s, const struct sim_event *e, int host)
 
 	if (grow((void **)&b->ev, &b->cap, b->n + 1, sizeof(*b->ev)))
 		return -ENOMEM;
-	b->ev[b->n++] = (struct bev){.e = *e, .host = (unsigned)host};
+	b->ev[b->n++] = (struct bev){
+		.e = *e,
+		.host = (unsigned)host,
+		.held = e->kind == EV_LINK && b->ran[e->who / s->n],
+	};
 	b->hosts += !b->ran[host];
 	b->ran[host] = 1;
 	return 0;
@@ -450,7 +466,7 @@ static int batch_parallel(const struct sim *s)
 static unsigned long weight(const struct sim *s, const struct bev *v)
 {
 	if (v->e.kind == EV_LINK)
-		return v->g1 - v->g0;
+		return 1;
 	return sim_fps_is_server(&s->h[v->host]) ? 200 : 10;
 }
 
@@ -465,6 +481,7 @@ static void order_hosts(struct sim *s)
 	for (size_t k = 0; k < b->n; k++) {
 		b->load[b->ev[k].host] = 0;
 		b->first[b->ev[k].host] = NO_EV;
+		b->held_first[b->ev[k].host] = NO_EV;
 		atomic_store_explicit(&b->taken[b->ev[k].host], 0,
 				      memory_order_relaxed);
 	}
@@ -474,6 +491,12 @@ static void order_hosts(struct sim *s)
 		b->load[h] += weight(s, &b->ev[k]);
 		b->ev[k].next = b->first[h];
 		b->first[h] = k;
+		if (b->ev[k].held) {
+			unsigned src = b->ev[k].e.who / s->n;
+
+			b->ev[k].hold_next = b->held_first[src];
+			b->held_first[src] = k;
+		}
 	}
 	b->norder = 0;
 	for (int heavy = 1; heavy >= 0; heavy--)
@@ -506,34 +529,74 @@ static int take_link(struct sim *s, unsigned idx, struct taken *t)
 	return 0;
 }
 
-/* Step 1: each of the batch's links is marked unarmed, and gives up its
- * due datagrams now, in order, when its sender has an event in the
- * batch (whose sends would otherwise meet the taking), else in step 2 on
- * the thread that runs its receiver. */
-static int take_due(struct sim *s)
+/* Step 1, planned: the batch's links whose sender has an event in the
+ * batch (whose sends would otherwise meet the taking) give up their due
+ * datagrams before any host runs (take_ahead); the others do in step 2,
+ * on the thread that runs their receiver (own). */
+static int plan_ahead(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
 
+	b->nahead = 0;
 	for (size_t k = 0; k < b->n; k++) {
 		struct bev *v = &b->ev[k];
-		unsigned idx = v->e.who;
-		int err;
 
-		v->g0 = v->g1 = b->tk.in.n;
-		v->own = 0;
-		if (v->e.kind != EV_LINK)
+		v->g0 = v->g1 = 0;
+		v->own = v->e.kind == EV_LINK && !b->ran[v->e.who / s->n];
+		if (v->e.kind != EV_LINK || v->own)
 			continue;
-		s->link_armed[idx] = INT64_MAX;
-		if (!b->ran[idx / s->n]) {
-			v->own = 1;
-			continue;
-		}
-		if ((err = take_link(s, idx, &b->tk)) != 0)
-			return err;
-		v->g1 = b->tk.in.n;
-		v->due = rearm_time(s, idx);
+		if (grow((void **)&b->ahead, &b->ahead_cap, b->nahead + 1,
+			 sizeof(*b->ahead)))
+			return -ENOMEM;
+		b->ahead[b->nahead++] = k;
 	}
+	atomic_store_explicit(&b->ahead_next, 0, memory_order_relaxed);
+	atomic_store_explicit(&b->ahead_done, 0, memory_order_relaxed);
 	return 0;
+}
+
+#define AHEAD_GRAIN 8 /* links a thread takes on at a time */
+
+/* Link event v's due datagrams onto part's ahead list; a held link's
+ * (its sender's earlier events may send on it first) count against its
+ * limit until its sender is past it (unhold). */
+static void take_one_ahead(struct sim *s, unsigned part, struct bev *v)
+{
+	struct taken *t = &s->bt->part[part].ahead;
+	unsigned idx = v->e.who;
+	size_t gone = t->gone.n;
+
+	v->tk_part = part;
+	v->g0 = t->in.n;
+	v->err = take_link(s, idx, t);
+	v->g1 = t->in.n;
+	if (v->held)
+		sim_net_hold(s->net, idx / s->n, idx % s->n,
+			     (uint32_t)(v->g1 - v->g0 + t->gone.n - gone));
+	else
+		v->due = rearm_time(s, idx);
+}
+
+/* Step 1, on thread part: links taken AHEAD_GRAIN at a time until none
+ * is left, then a wait until the other thread's are taken too (the
+ * hosts may send on any of them). */
+static void take_ahead(struct sim *s, unsigned part)
+{
+	struct sim_batch *b = s->bt;
+	size_t i;
+
+	while ((i = atomic_fetch_add_explicit(&b->ahead_next, AHEAD_GRAIN,
+					      memory_order_relaxed)) <
+	       b->nahead) {
+		size_t end = i + AHEAD_GRAIN < b->nahead ? i + AHEAD_GRAIN
+							 : b->nahead;
+
+		for (size_t j = i; j < end; j++)
+			take_one_ahead(s, part, &b->ev[b->ahead[j]]);
+		atomic_fetch_add_explicit(&b->ahead_done, end - i,
+					  memory_order_release);
+	}
+	sim_spin_until(&b->ahead_done, b->nahead);
 }
 
 static void release_list(struct sim *s, struct dlist *l)
@@ -548,12 +611,28 @@ static void release_list(struct sim *s, struct dlist *l)
 static void release_taken(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
-	struct taken *t[3] = {&b->tk, &b->part[0].tk, &b->part[1].tk};
+	struct taken *t[4] = {&b->part[0].ahead, &b->part[0].tk,
+			      &b->part[1].ahead, &b->part[1].tk};
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		s->corrupt_dropped += t[i]->gone.n;
 		release_list(s, &t[i]->gone);
 		release_list(s, &t[i]->in);
+	}
+}
+
+/* Host host's held links whose events come before its event upto
+ * (NO_EV: all), from *held on: no longer held, and each link's event
+ * notes when it is due again, after the host's sends before it. */
+static void unhold(struct sim *s, unsigned host, size_t *held, size_t upto)
+{
+	struct sim_batch *b = s->bt;
+
+	for (; *held != NO_EV && *held < upto; *held = b->ev[*held].hold_next) {
+		unsigned idx = b->ev[*held].e.who;
+
+		sim_net_hold(s->net, host, idx % s->n, 0);
+		b->ev[*held].due = rearm_time(s, idx);
 	}
 }
 
@@ -563,12 +642,15 @@ static void run_host(struct sim *s, unsigned part, unsigned host)
 	struct sim_batch *b = s->bt;
 	struct part *pt = &b->part[part];
 	struct sim_host *h = &s->h[host];
+	size_t held = b->held_first[host];
 
 	sim_fps_on_thread(h, part);
 	pt->cur = host;
 	for (size_t k = b->first[host]; k != NO_EV; k = b->ev[k].next) {
 		struct bev *v = &b->ev[k];
 		const struct sim_dgram *in;
+
+		unhold(s, host, &held, k);
 
 		v->part = part;
 		v->d0 = pt->n;
@@ -578,16 +660,16 @@ static void run_host(struct sim *s, unsigned part, unsigned host)
 			v->g1 = pt->tk.in.n;
 			v->due = rearm_time(s, v->e.who);
 		}
-		in = v->own ? pt->tk.in.d : b->tk.in.d;
+		in = v->own ? pt->tk.in.d : b->part[v->tk_part].ahead.in.d;
 		if (v->e.kind == EV_WAKE)
 			v->err = sim_fps_wake(h, s->now, batch_emit, pt,
 					      &v->due);
 		for (size_t g = v->g0; g < v->g1 && !v->err; g++)
-			v->err = sim_fps_recv(h, in[g].src, in[g].dport, s->now,
-					      in[g].data, in[g].len, batch_emit,
+			v->err = sim_fps_recv(h, &in[g], s->now, batch_emit,
 					      pt);
 		v->d1 = pt->n;
 	}
+	unhold(s, host, &held, NO_EV);
 }
 
 /* Step 2, on thread part: the hosts it takes, one at a time, until none
@@ -601,6 +683,7 @@ static void run_part(void *arg, unsigned part)
 	struct part *pt = &b->part[part];
 
 	pt->n = 0;
+	take_ahead(s, part);
 	for (size_t i = 0; i < b->norder; i++) {
 		unsigned h = b->order[part ? b->norder - 1 - i : i];
 
@@ -626,11 +709,13 @@ static int replay(struct sim *s)
 		s->st.events++;
 		if (err)
 			break;
-		if (v->e.kind == EV_WAKE)
+		if (v->e.kind == EV_WAKE) {
 			err = woke(s, v->host, v->err, v->due);
-		else
+		} else {
+			s->link_armed[v->e.who] = INT64_MAX;
 			err = v->err ? v->err
 				     : arm_link(s, v->e.who, v->due, 1);
+		}
 	}
 	return err;
 }
@@ -651,7 +736,7 @@ static int run_batch(struct sim *s)
 		}
 		atomic_store_explicit(&b->alone, 0, memory_order_relaxed);
 	} else {
-		err = take_due(s);
+		err = plan_ahead(s);
 		if (!err) {
 			order_hosts(s);
 			sim_pool_run(s->pool, run_part, s);
@@ -733,10 +818,11 @@ int sim_loop_start(struct sim *s)
 	s->bt->ran = calloc(s->n, 1);
 	s->bt->load = calloc(s->n, sizeof(*s->bt->load));
 	s->bt->first = calloc(s->n, sizeof(*s->bt->first));
+	s->bt->held_first = calloc(s->n, sizeof(*s->bt->held_first));
 	s->bt->taken = calloc(s->n, sizeof(*s->bt->taken));
 	s->bt->order = calloc(s->n, sizeof(*s->bt->order));
-	if (!s->bt->ran || !s->bt->load || !s->bt->first || !s->bt->taken ||
-	    !s->bt->order)
+	if (!s->bt->ran || !s->bt->load || !s->bt->first ||
+	    !s->bt->held_first || !s->bt->taken || !s->bt->order)
 		return -ENOMEM;
 	s->bt->part[0].s = s->bt->part[1].s = s;
 	s->bt->part[1].no = 1;

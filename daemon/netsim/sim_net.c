@@ -304,6 +304,7 @@ int sim_net_dequeue(struct sim_net *n, unsigned src, unsigned dst, int64_t now,
 	out->len = s->len;
 	out->time_ns = p.time_ns;
 	out->cookie = (uint32_t)p.cookie;
+	out->same = s->same;
 	return 1;
 }
 
@@ -317,6 +318,18 @@ int64_t sim_net_next(const struct sim_net *n, unsigned src, unsigned dst)
 	const struct netem_link *l = n->links[src * n->n + dst];
 
 	return l ? netem_link_next_time(l) : INT64_MAX;
+}
+
+int sim_net_sends_later(const struct sim_net *n, unsigned src, unsigned dst)
+{
+	const struct netem_link *l = n->links[src * n->n + dst];
+
+	return l && netem_link_least_delay(l) > 0;
+}
+
+void sim_net_hold(struct sim_net *n, unsigned src, unsigned dst, uint32_t k)
+{
+	netem_link_hold(n->links[src * n->n + dst], k);
 }
 
 int sim_net_set_spec(struct sim_net *n, unsigned src, unsigned dst,

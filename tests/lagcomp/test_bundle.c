@@ -6,7 +6,8 @@
  * datagrams of at most FPS_DGRAM_MAX octets, the same ones to every
  * client, marked as such for the host (role_dgram.same); a client
  * refuses a malformed bundle whole (one rx_bad, no snapshot taken) and
- * a shared decode cache changes nothing a client does. Below the tick
+ * a shared decode cache changes nothing a client does, a bundle its
+ * sender marked being known there by its sender and mark. Below the tick
  * rate, snapshots go out on evenly spread ticks.
  */
 #include <criterion/criterion.h>
@@ -293,23 +294,32 @@ Test(bundle, snapshot_rate_below_the_tick_rate)
 	map_free(&m);
 }
 
-/* Feed one datagram to both clients; their stats must stay equal. */
-static void feed(struct fps_client **cl, const uint8_t *buf, size_t len,
-		 struct fps_client_stats *st)
+/* Feed one datagram, which sender marked same (0: unmarked), to both
+ * clients; their stats must stay equal. */
+static void feed_marked(struct fps_client **cl, const uint8_t *buf,
+			size_t len, uint32_t sender, uint64_t same,
+			struct fps_client_stats *st)
 {
 	struct fps_client_stats o;
 	static struct capture sink;
 
 	for (int i = 0; i < 2; i++) {
 		sink.n = 0;
-		cr_assert_eq(fps_client_recv(cl[i], 1000000, buf, len,
-					     capture_emit, &sink),
+		cr_assert_eq(fps_client_recv_same(cl[i], 1000000, buf, len,
+						  sender, same, capture_emit,
+						  &sink),
 			     0);
 	}
 	fps_client_stats(cl[0], st);
 	fps_client_stats(cl[1], &o);
 	cr_assert_eq(o.rx_snap, st->rx_snap);
 	cr_assert_eq(o.rx_bad, st->rx_bad);
+}
+
+static void feed(struct fps_client **cl, const uint8_t *buf, size_t len,
+		 struct fps_client_stats *st)
+{
+	feed_marked(cl, buf, len, 0, 0, st);
 }
 
 Test(bundle, client_drops_a_malformed_bundle_whole, .timeout = 60)
@@ -372,6 +382,19 @@ Test(bundle, client_drops_a_malformed_bundle_whole, .timeout = 60)
 	bad[lens[0] * 2 + 2] = RECKON_DIS_PDU_DETONATION;
 	feed(cl, bad, len, &st);
 	cr_assert_eq(st.rx_bad, 4);
+
+	/* a mark names the octets of its sender's datagrams only: a new
+	 * bundle goes in marked 7 by host 3, and the malformed one of its
+	 * length, marked 7 by host 4 or 8 by host 3, is still refused */
+	cr_assert_eq(bundle(buf, sizeof(buf), 8, 4, lens), len);
+	feed_marked(cl, buf, len, 3, 7, &st);
+	cr_assert_eq(st.rx_snap, 24);
+	feed_marked(cl, buf, len, 3, 7, &st);
+	cr_assert_eq(st.rx_snap, 32);
+	feed_marked(cl, bad, len, 4, 7, &st);
+	feed_marked(cl, bad, len, 3, 8, &st);
+	cr_assert_eq(st.rx_snap, 32);
+	cr_assert_eq(st.rx_bad, 6);
 
 	for (int i = 0; i < 2; i++)
 		fps_client_free(cl[i]);

@@ -1,9 +1,11 @@
 #!/bin/bash
 # threads.sh BUILD_DIR: the simulator's two threads change nothing. A
 # lag-compensation match (an ALC server and 24 clients; every link loses,
-# duplicates and corrupts, the even players' links have a fixed delay, so
-# their datagrams arrive at the same instants, the odd players' are 250 ms
-# further away with jitter and reordering) is simulated with RECKON_SIM_THREADS=1 and =2;
+# duplicates and corrupts, the even players' links have a fixed delay and
+# a queue limit of two, so their datagrams arrive at the same instants
+# and the server, listed last, sends its hit notices while a tick's
+# snapshots are due and still queued; the odd players' are 250 ms further
+# away with jitter and reordering) is simulated with RECKON_SIM_THREADS=1 and =2;
 # every result file that does not hold a date or a wall time must be the
 # same byte for byte, and the two-thread run must have run events side by
 # side (its progress line says how many). A bad value is refused by name.
@@ -17,15 +19,15 @@ n=24
 {
 	printf '[scenario]\nname = threads\nduration = 16s\nseed = 5\n'
 	printf 'results = %s/results\n\n' "$tmp"
-	printf '[host srv]\nrole = fps-server\n'
-	printf 'args = --mode alc --map dust --port 47100 --duration 12\n\n'
 	for e in $(seq 0 $((n - 1))); do
 		printf '[host c%d]\nrole = fps-client\n' "$e"
 		printf 'args = --entity %d --server {addr:srv}:47100 ' "$e"
 		printf -- '--map dust --bots %d --duration 12\n\n' "$n"
 	done
+	printf '[host srv]\nrole = fps-server\n'
+	printf 'args = --mode alc --map dust --port 47100 --duration 12\n\n'
 	printf '[defaults]\n'
-	printf 'link = delay 8ms loss 3%% duplicate 1%% corrupt 0.5%%\n\n'
+	printf 'link = delay 8ms loss 3%% duplicate 1%% corrupt 0.5%% limit 2\n\n'
 	for e in $(seq 1 2 $((n - 1))); do
 		printf '[link srv c%d]\nboth = delay 133ms 30ms loss 5%% 25%% ' "$e"
 		printf 'reorder 10%% corrupt 0.5%%\n\n'
