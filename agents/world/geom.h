@@ -16,6 +16,11 @@
  * geom_los(b,a) always: the walk runs from the lexicographically smaller
  * endpoint. */
 int geom_los(const struct map *m, double ax, double ay, double bx, double by);
+/* geom_los by the walk of the cells alone, without the shortcut that
+ * answers a segment whose midpoint is well inside a wall cell: the same
+ * answer, for tests that hold the shortcut to it. */
+int geom_los_walk(const struct map *m, double ax, double ay, double bx,
+		  double by);
 /* geom_los in the form of a predictor context's map.los (world is the
  * struct map; z is ignored: the maps are flat). */
 int geom_los_view(const void *world, const double a[3], const double b[3]);

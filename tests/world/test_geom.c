@@ -236,3 +236,53 @@ Test(world_geom, wall_table_shortcut_answers_as_the_walk)
 	cr_assert_lt(clear, n);
 	map_free(&m);
 }
+
+/* A point for midpoint_shortcut_answers_as_the_walk: anywhere (kind 0),
+ * on a lattice of a quarter cell (grid lines, vertices and the points
+ * halfway between them), or a hair off that lattice. */
+static double probe(struct wrng *r, double span, double cell, int kind)
+{
+	double v = wrng_uniform(r) * span;
+
+	if (kind == 0)
+		return v;
+	v = floor(v / (cell / 4)) * (cell / 4);
+	return kind == 1 ? v : v + (wrng_uniform(r) - 0.5) * 1e-9 * cell;
+}
+
+/* A segment whose midpoint lies well inside a wall cell is blocked
+ * without a walk; the answer must be the walk's, also for segments that
+ * run along grid lines, through vertices, or end a hair from them, on
+ * the shipped maps and on random ones. */
+Test(world_geom, midpoint_shortcut_answers_as_the_walk)
+{
+	static const char *const names[] = {"dust", "arena", "field", "loop"};
+	long blocked = 0, n = 0;
+
+	for (int k = 0; k < 8; k++) {
+		struct map m;
+		struct wrng r;
+
+		if (k < 4)
+			tm_load(&m, names[k]);
+		else
+			tm_random(&m, 20, 14, 0.3, (uint64_t)k, 10);
+		wrng_seed(&r, (uint64_t)k, 11);
+		for (int i = 0; i < 60000; i++, n++) {
+			int kind = i % 3;
+			double ax = probe(&r, m.w * m.cell, m.cell, kind);
+			double ay = probe(&r, m.h * m.cell, m.cell, kind);
+			double bx = probe(&r, m.w * m.cell, m.cell, kind);
+			double by = probe(&r, m.h * m.cell, m.cell, kind);
+			int w = geom_los_walk(&m, ax, ay, bx, by);
+
+			cr_assert_eq(geom_los(&m, ax, ay, bx, by), w,
+				     "(%.17g,%.17g)-(%.17g,%.17g)", ax, ay, bx,
+				     by);
+			blocked += !w;
+		}
+		map_free(&m);
+	}
+	cr_assert_gt(blocked, n / 4);
+	cr_assert_lt(blocked, n);
+}
