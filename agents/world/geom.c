@@ -9,7 +9,8 @@
  * lexicographically smaller endpoint, so floating-point rounding cannot
  * make geom_los(a,b) differ from geom_los(b,a). Two shortcuts give the
  * walk's answer without it: a segment whose box of cells holds no wall
- * is clear, and one whose midpoint is well inside a wall cell is not.
+ * is clear, and one whose middle or quarter point is well inside a wall
+ * cell is not.
  */
 #include "geom.h"
 
@@ -109,28 +110,27 @@ static int walk(const struct map *m, double ax, double ay, double bx, double by,
 	return 1;
 }
 
-/* How far inside a cell, in cells, a point must be for mid_in_wall: the
- * walk's crossing times are off by rounding some 1e-14 at most. */
-#define MID_MARGIN 1e-6
+/* How far inside a cell, in cells, a point must be for inside_wall: the
+ * walk's crossing times, and the point, are off by rounding some 1e-13
+ * at most. */
+#define IN_MARGIN 1e-6
 
-/* Whether the midpoint of a-b lies in a wall cell, MID_MARGIN or more
- * from its sides. The segment then passes through that cell's inside,
- * and the walk from either end would enter it: no line of sight, found
- * without walking (most sight lines across the map end so). */
-static int mid_in_wall(const struct map *m, double ax, double ay, double bx,
-		       double by)
+/* Whether the point (x, y), in cells, lies in a wall cell, IN_MARGIN or
+ * more from its sides. For a point of a segment, the segment then
+ * passes through that cell's inside, and the walk from either end would
+ * enter it: no line of sight, found without walking. */
+static inline int inside_wall(const struct map *m, double x, double y)
 {
-	double x = (ax + bx) * 0.5 / m->cell, y = (ay + by) * 0.5 / m->cell;
-	double fx, fy;
+	int ix, iy;
 
 	if (!(x >= 0 && x < m->w && y >= 0 && y < m->h))
 		return 0;
-	fx = x - floor(x);
-	fy = y - floor(y);
-	if (fx < MID_MARGIN || fx > 1 - MID_MARGIN || fy < MID_MARGIN ||
-	    fy > 1 - MID_MARGIN)
+	ix = (int)x;
+	iy = (int)y;
+	if (x - ix < IN_MARGIN || x - ix > 1 - IN_MARGIN ||
+	    y - iy < IN_MARGIN || y - iy > 1 - IN_MARGIN)
 		return 0;
-	return map_blocked(m, (int)x, (int)y);
+	return map_blocked(m, ix, iy);
 }
 
 int geom_los_walk(const struct map *m, double ax, double ay, double bx,
@@ -141,9 +141,17 @@ int geom_los_walk(const struct map *m, double ax, double ay, double bx,
 	return walk(m, ax, ay, bx, by, NULL);
 }
 
+/* Most blocked sight lines across a map have a wall cell around their
+ * middle or a quarter point: of those the 64-client match traces, three
+ * in four around the middle, 97 in 100 around one of the three. */
 int geom_los(const struct map *m, double ax, double ay, double bx, double by)
 {
-	return !mid_in_wall(m, ax, ay, bx, by) &&
+	double k = 1.0 / m->cell, x = ax * k, y = ay * k;
+	double dx = (bx - ax) * k, dy = (by - ay) * k;
+
+	return !inside_wall(m, x + 0.5 * dx, y + 0.5 * dy) &&
+	       !inside_wall(m, x + 0.25 * dx, y + 0.25 * dy) &&
+	       !inside_wall(m, x + 0.75 * dx, y + 0.75 * dy) &&
 	       geom_los_walk(m, ax, ay, bx, by);
 }
 

@@ -17,8 +17,8 @@
  * endpoint. */
 int geom_los(const struct map *m, double ax, double ay, double bx, double by);
 /* geom_los by the walk of the cells alone, without the shortcut that
- * answers a segment whose midpoint is well inside a wall cell: the same
- * answer, for tests that hold the shortcut to it. */
+ * answers a segment whose middle or a quarter point is well inside a
+ * wall cell: the same answer, for tests that hold the shortcut to it. */
 int geom_los_walk(const struct map *m, double ax, double ay, double bx,
 		  double by);
 /* geom_los in the form of a predictor context's map.los (world is the

@@ -237,7 +237,7 @@ Test(world_geom, wall_table_shortcut_answers_as_the_walk)
 	map_free(&m);
 }
 
-/* A point for midpoint_shortcut_answers_as_the_walk: anywhere (kind 0),
+/* A point for sampled_shortcut_answers_as_the_walk: anywhere (kind 0),
  * on a lattice of a quarter cell (grid lines, vertices and the points
  * halfway between them), or a hair off that lattice. */
 static double probe(struct wrng *r, double span, double cell, int kind)
@@ -250,11 +250,11 @@ static double probe(struct wrng *r, double span, double cell, int kind)
 	return kind == 1 ? v : v + (wrng_uniform(r) - 0.5) * 1e-9 * cell;
 }
 
-/* A segment whose midpoint lies well inside a wall cell is blocked
- * without a walk; the answer must be the walk's, also for segments that
+/* A segment whose middle or a quarter point lies well inside a wall cell
+ * is blocked without a walk; the answer must be the walk's, also for segments that
  * run along grid lines, through vertices, or end a hair from them, on
  * the shipped maps and on random ones. */
-Test(world_geom, midpoint_shortcut_answers_as_the_walk)
+Test(world_geom, sampled_shortcut_answers_as_the_walk)
 {
 	static const char *const names[] = {"dust", "arena", "field", "loop"};
 	long blocked = 0, n = 0;
