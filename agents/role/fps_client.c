@@ -197,23 +197,29 @@ static void snap_state(const struct snap *s, struct fps_state *out,
 	*tick = s->tick;
 }
 
-/* Remote player p as rendered at now: 0 and *out, -ENOENT if never
- * seen. *tick gets the newest snapshot tick the picture uses. The ring
- * is kept in tick order (on_snapshot), so walking back from the newest
- * finds b, the oldest snapshot after the render time, and a, the newest
- * at or before it, after a step or two. */
-static int render(const struct fps_client *cl, int p, int64_t now,
+/* The server tick the remote players are rendered at, at now: the
+ * interpolation delay behind the newest snapshot's tick, advanced by the
+ * time since it came. */
+static double render_tick(const struct fps_client *cl, int64_t now)
+{
+	return (double)cl->newest_tick +
+	       ((double)(now - cl->newest_recv) - cl->c.interp_ms * 1e6) /
+		       (double)cl->tick_ns;
+}
+
+/* Remote player p as rendered at server tick rt (render_tick): 0 and
+ * *out, -ENOENT if never seen. *tick gets the newest snapshot tick the
+ * picture uses. The ring is kept in tick order (on_snapshot), so walking
+ * back from the newest finds b, the oldest snapshot after the render
+ * time, and a, the newest at or before it, after a step or two. */
+static int render(const struct fps_client *cl, int p, double rt,
 		  struct fps_state *out, int64_t *tick)
 {
 	const struct remote *r = &cl->rem[p];
 	const struct snap *a = NULL, *b = NULL;
-	double rt;
 
 	if (!r->n)
 		return -ENOENT;
-	rt = (double)cl->newest_tick +
-	     ((double)(now - cl->newest_recv) - cl->c.interp_ms * 1e6) /
-		     (double)cl->tick_ns;
 	for (int i = 1; i <= r->n; i++) {
 		const struct snap *s =
 			&cl->ring[(r->head - i + SNAP_KEEP) % SNAP_KEEP][p];
@@ -251,6 +257,7 @@ static int rendered_world(const struct fps_client *cl, int64_t now,
 			  const struct fps_state *me, struct fps_state *w,
 			  uint8_t *alive)
 {
+	double rt = render_tick(cl, now);
 	int n = 0;
 
 	memset(w, 0, LC_MAX_PLAYERS * sizeof(*w));
@@ -261,7 +268,7 @@ static int rendered_world(const struct fps_client *cl, int64_t now,
 		if (p == cl->me) {
 			w[p] = *me;
 			alive[p] = (uint8_t)me->alive;
-		} else if (!render(cl, p, now, &w[p], &t)) {
+		} else if (!render(cl, p, rt, &w[p], &t)) {
 			alive[p] = (uint8_t)w[p].alive;
 		} else {
 			continue;
@@ -623,7 +630,7 @@ static int on_hit_taken(struct fps_client *cl, int64_t now,
 		return 0;
 	}
 	if (shooter < 0 || shooter >= LC_MAX_PLAYERS ||
-	    render(cl, shooter, now, &sh, &tick))
+	    render(cl, shooter, render_tick(cl, now), &sh, &tick))
 		return 0; /* a shooter never seen: nothing to test against */
 	hit.v_local[0] = d->loc_entity.x;
 	hit.v_local[1] = d->loc_entity.y;
