@@ -10,14 +10,6 @@
 
 #include "sim_int.h"
 
-int sim_enemies(const struct sim *s, const struct bot *a, const struct bot *b)
-{
-	(void)s;
-	if (a == b)
-		return 0;
-	return a->team == 0 || a->team != b->team;
-}
-
 void sim_event(struct sim *s, enum trace_event_kind k, uint32_t entity,
 	       uint32_t target, double x, double y, int32_t value)
 {

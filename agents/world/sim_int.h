@@ -118,8 +118,15 @@ struct sim {
 	struct sim_stats stats;
 };
 
+/* Whether a and b fight each other: two bots, of no team or of two. */
+static inline int sim_enemies(const struct sim *s, const struct bot *a,
+			      const struct bot *b)
+{
+	(void)s;
+	return a != b && (a->team == 0 || a->team != b->team);
+}
+
 /* combat.c */
-int sim_enemies(const struct sim *s, const struct bot *a, const struct bot *b);
 void sim_event(struct sim *s, enum trace_event_kind k, uint32_t entity,
 	       uint32_t target, double x, double y, int32_t value);
 void sim_damage(struct sim *s, struct bot *shooter, struct bot *victim,
