@@ -410,14 +410,16 @@ static int retired(const struct sim *s, const struct sim_event *e)
 static int batch_add(struct sim *s, const struct sim_event *e, int host)
 {
 	struct sim_batch *b = s->bt;
+	struct bev *v;
 
 	if (grow((void **)&b->ev, &b->cap, b->n + 1, sizeof(*b->ev)))
 		return -ENOMEM;
-	b->ev[b->n++] = (struct bev){
-		.e = *e,
-		.host = (unsigned)host,
-		.held = e->kind == EV_LINK && b->ran[e->who / s->n],
-	};
+	/* the other fields are set as the batch runs */
+	v = &b->ev[b->n++];
+	v->e = *e;
+	v->host = (unsigned)host;
+	v->held = e->kind == EV_LINK && b->ran[e->who / s->n];
+	v->err = 0;
 	b->hosts += !b->ran[host];
 	b->ran[host] = 1;
 	return 0;
@@ -542,6 +544,7 @@ static int plan_ahead(struct sim *s)
 		struct bev *v = &b->ev[k];
 
 		v->g0 = v->g1 = 0;
+		v->tk_part = 0;
 		v->own = v->e.kind == EV_LINK && !b->ran[v->e.who / s->n];
 		if (v->e.kind != EV_LINK || v->own)
 			continue;

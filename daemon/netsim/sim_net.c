@@ -54,6 +54,7 @@ struct sim_net {
 	const struct scenario *sc; /* the links' specs; outlives n */
 	char (*names)[SC_NAME_MAX];
 	struct netem_link **links; /* n * n */
+	uint8_t *later;		   /* n * n: sim_net_sends_later */
 	struct slots part[2];
 	uint32_t *share; /* n * SHARE_WAYS cookies */
 };
@@ -61,6 +62,13 @@ struct sim_net {
 static struct slot *part_slot(const struct slots *sl, uint32_t i)
 {
 	return &sl->chunk[i >> CHUNK_BITS][i % CHUNK_SLOTS];
+}
+
+/* A link's sim_net_sends_later, kept up to date with its spec and
+ * schedule (the batches ask it of every held link). */
+static void note_later(struct sim_net *n, size_t idx)
+{
+	n->later[idx] = n->links[idx] && netem_link_least_delay(n->links[idx]) > 0;
 }
 
 /* The link src -> dst, built on first use with the scenario's spec for
@@ -82,7 +90,10 @@ static struct netem_link *link_get(struct sim_net *n, unsigned src,
 	}
 	*err = netem_link_new(spec, n->seed,
 			      netem_link_id(n->names[src], n->names[dst]), l);
-	return *err ? NULL : *l;
+	if (*err)
+		return NULL;
+	note_later(n, src * n->n + dst);
+	return *l;
 }
 
 /* [link] schedule and trace keys, from virtual time 0 (the moment the
@@ -105,6 +116,8 @@ static int set_schedules(struct sim_net *n, const struct scenario *sc)
 		    (err = netem_link_set_schedule(ab, s, 0)) == 0)
 			err = netem_link_set_schedule(ba, s, 0);
 		netem_sched_free(s);
+		note_later(n, (size_t)l->a * n->n + l->b);
+		note_later(n, (size_t)l->b * n->n + l->a);
 		if (err < 0)
 			return err;
 	}
@@ -123,9 +136,11 @@ int sim_net_new(const struct scenario *sc, uint64_t seed, struct sim_net **out)
 	n->part[0].free_head = n->part[1].free_head = UINT32_MAX;
 	n->names = calloc(n->n ? n->n : 1, sizeof(*n->names));
 	n->links = calloc((size_t)n->n * n->n + 1, sizeof(*n->links));
+	n->later = calloc((size_t)n->n * n->n + 1, 1);
 	n->share = calloc((size_t)(n->n ? n->n : 1) * SHARE_WAYS,
 			  sizeof(*n->share));
-	if (n->names == NULL || n->links == NULL || n->share == NULL)
+	if (n->names == NULL || n->links == NULL || n->later == NULL ||
+	    n->share == NULL)
 		goto fail;
 	for (unsigned i = 0; i < n->n; i++)
 		memcpy(n->names[i], sc->hosts[i].name, SC_NAME_MAX);
@@ -152,6 +167,7 @@ void sim_net_free(struct sim_net *n)
 			free(n->part[p].chunk[c]);
 	}
 	free(n->share);
+	free(n->later);
 	free(n->links);
 	free(n->names);
 	free(n);
@@ -322,9 +338,7 @@ int64_t sim_net_next(const struct sim_net *n, unsigned src, unsigned dst)
 
 int sim_net_sends_later(const struct sim_net *n, unsigned src, unsigned dst)
 {
-	const struct netem_link *l = n->links[src * n->n + dst];
-
-	return l && netem_link_least_delay(l) > 0;
+	return n->later[src * n->n + dst];
 }
 
 void sim_net_hold(struct sim_net *n, unsigned src, unsigned dst, uint32_t k)
@@ -341,7 +355,9 @@ int sim_net_set_spec(struct sim_net *n, unsigned src, unsigned dst,
 	if (src >= n->n || dst >= n->n || src == dst)
 		return -EINVAL;
 	l = link_get(n, src, dst, &err);
-	return l ? netem_link_set_spec(l, s, now) : err;
+	if (l && (err = netem_link_set_spec(l, s, now)) == 0)
+		note_later(n, (size_t)src * n->n + dst);
+	return err;
 }
 
 void sim_net_counters(const struct sim_net *n, unsigned src, unsigned dst,
