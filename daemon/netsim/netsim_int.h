@@ -24,11 +24,11 @@
 #include "role/relay.h"
 
 /*
- * sim_queue.c: the simulator's event queue, a binary min-heap keyed by
- * (time, sequence number). The sequence number is given at push time, so
- * events due at the same instant come out in the order they were pushed
- * and a run is deterministic whatever the heap's internal layout. Pure:
- * no clock, no I/O.
+ * sim_queue.c: the simulator's event queue, in (time, sequence number)
+ * order. The sequence number is given at push time, so events due at the
+ * same instant come out in the order they were pushed and a run is
+ * deterministic whatever the queue's internal layout: buckets of one
+ * time's events, in a binary min-heap. Pure: no clock, no I/O.
  */
 
 struct sim_event {
@@ -39,9 +39,24 @@ struct sim_event {
 	uint64_t gen; /* caller's generation, to recognise stale events */
 };
 
-struct sim_queue {
+#define OPEN_WAYS 8 /* the buckets a push looks for its time in */
+
+struct sim_bucket {
+	int64_t t;
+	uint64_t seq0; /* its first event's */
 	struct sim_event *ev;
-	size_t n, cap;
+	size_t head, n, cap; /* popped, pushed, room */
+	uint32_t next_free;
+};
+
+struct sim_queue {
+	struct sim_bucket *b; /* every bucket, in use or free */
+	size_t nb, capb;
+	uint32_t free_head;
+	uint32_t *heap; /* the buckets in use, earliest first */
+	size_t nheap, caph;
+	uint32_t open[OPEN_WAYS]; /* the buckets that take pushes */
+	unsigned open_next;
 	uint64_t next_seq;
 };
 

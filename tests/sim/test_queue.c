@@ -1,8 +1,10 @@
 /*
  * test_queue.c: the simulator's event queue (daemon/netsim/sim_queue.c). Pops
  * come out in (time, push order) order for seeded random pushes checked
- * against a sorted reference, ties keep push order, interleaved push and
- * pop keep the heap property, and an empty queue says so.
+ * against a sorted reference, ties keep push order (also for a time whose
+ * events fall into several buckets: 500 times take turns, far more than
+ * the buckets a push looks in), interleaved push and pop never go back,
+ * and an empty queue says so.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
