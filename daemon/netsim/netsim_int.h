@@ -73,6 +73,11 @@ int sim_queue_pop(struct sim_queue *q, struct sim_event *out);
 /* The earliest event without removing it; NULL when empty. */
 const struct sim_event *sim_queue_peek(const struct sim_queue *q);
 
+/* Room for need elements of size octets at *p (capacity *cap, doubled
+ * as needed): 0, or -ENOMEM with *p and *cap unchanged. The simulator's
+ * growing lists share it. */
+int sim_grow(void **p, size_t *cap, size_t need, size_t size);
+
 /*
  * sim_pool.c: a second thread for the simulator. sim_pool_run runs
  * fn(arg, 0) on the caller and fn(arg, 1) on the worker, unless the

@@ -70,7 +70,7 @@ struct bev { /* one event of a batch */
 
 struct sim_batch {
 	struct bev *ev;
-	size_t n, cap, hosts;	/* events, and the hosts they run on */
+	size_t n, cap, hosts; /* events, and the hosts they run on */
 	size_t *ahead, nahead, ahead_cap; /* the links of step 1 (events) */
 	_Atomic size_t ahead_next, ahead_done; /* handed out, and taken */
 	uint8_t *ran;		/* per host: in the batch (1) or not (0) */
@@ -349,23 +349,6 @@ static int on_sched(struct sim *s, unsigned k)
  */
 #define BATCH_MIN 8
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 /* role_emit_fn in a batch: offered now, its link armed at the batch's
  * end. */
 static int batch_emit(void *arg, const struct role_dgram *d)
@@ -380,7 +363,8 @@ static int batch_emit(void *arg, const struct role_dgram *d)
 		err = sim_net_offer(s->net, pt->no, pt->cur, (unsigned)o.dst,
 				    port, d->buf, d->len, d->same, s->now,
 				    &o.next);
-	if (!err && grow((void **)&pt->d, &pt->cap, pt->n + 1, sizeof(*pt->d)))
+	if (!err &&
+	    sim_grow((void **)&pt->d, &pt->cap, pt->n + 1, sizeof(*pt->d)))
 		err = -ENOMEM;
 	if (!err)
 		pt->d[pt->n++] = o;
@@ -412,7 +396,7 @@ static int batch_add(struct sim *s, const struct sim_event *e, int host)
 	struct sim_batch *b = s->bt;
 	struct bev *v;
 
-	if (grow((void **)&b->ev, &b->cap, b->n + 1, sizeof(*b->ev)))
+	if (sim_grow((void **)&b->ev, &b->cap, b->n + 1, sizeof(*b->ev)))
 		return -ENOMEM;
 	/* the other fields are set as the batch runs */
 	v = &b->ev[b->n++];
@@ -509,7 +493,7 @@ static void order_hosts(struct sim *s)
 
 static int dlist_add(struct dlist *l, const struct sim_dgram *d)
 {
-	if (grow((void **)&l->d, &l->cap, l->n + 1, sizeof(*l->d)))
+	if (sim_grow((void **)&l->d, &l->cap, l->n + 1, sizeof(*l->d)))
 		return -ENOMEM;
 	l->d[l->n++] = *d;
 	return 0;
@@ -548,8 +532,8 @@ static int plan_ahead(struct sim *s)
 		v->own = v->e.kind == EV_LINK && !b->ran[v->e.who / s->n];
 		if (v->e.kind != EV_LINK || v->own)
 			continue;
-		if (grow((void **)&b->ahead, &b->ahead_cap, b->nahead + 1,
-			 sizeof(*b->ahead)))
+		if (sim_grow((void **)&b->ahead, &b->ahead_cap, b->nahead + 1,
+			     sizeof(*b->ahead)))
 			return -ENOMEM;
 		b->ahead[b->nahead++] = k;
 	}
@@ -668,8 +652,8 @@ static void run_host(struct sim *s, unsigned part, unsigned host)
 			v->err = sim_fps_wake(h, s->now, batch_emit, pt,
 					      &v->due);
 		for (size_t g = v->g0; g < v->g1 && !v->err; g++)
-			v->err = sim_fps_recv(h, &in[g], s->now, batch_emit,
-					      pt);
+			v->err =
+				sim_fps_recv(h, &in[g], s->now, batch_emit, pt);
 		v->d1 = pt->n;
 	}
 	unhold(s, host, &held, NO_EV);

@@ -68,7 +68,8 @@ static struct slot *part_slot(const struct slots *sl, uint32_t i)
  * schedule (the batches ask it of every held link). */
 static void note_later(struct sim_net *n, size_t idx)
 {
-	n->later[idx] = n->links[idx] && netem_link_least_delay(n->links[idx]) > 0;
+	n->later[idx] =
+		n->links[idx] && netem_link_least_delay(n->links[idx]) > 0;
 }
 
 /* The link src -> dst, built on first use with the scenario's spec for

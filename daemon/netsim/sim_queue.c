@@ -19,7 +19,7 @@
 
 #define NO_BUCKET UINT32_MAX
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
+int sim_grow(void **p, size_t *cap, size_t need, size_t size)
 {
 	size_t c = *cap ? *cap : 16;
 	void *q;
@@ -111,17 +111,18 @@ static uint32_t open_new(struct sim_queue *q, int64_t t)
 	uint32_t i = q->free_head;
 	struct sim_bucket *b;
 
-	if (grow((void **)&q->heap, &q->caph, q->nheap + 1, sizeof(*q->heap)))
+	if (sim_grow((void **)&q->heap, &q->caph, q->nheap + 1,
+		     sizeof(*q->heap)))
 		return NO_BUCKET;
 	if (i == NO_BUCKET) {
-		if (q->nb >= NO_BUCKET ||
-		    grow((void **)&q->b, &q->capb, q->nb + 1, sizeof(*q->b)))
+		if (q->nb >= NO_BUCKET || sim_grow((void **)&q->b, &q->capb,
+						   q->nb + 1, sizeof(*q->b)))
 			return NO_BUCKET;
 		i = (uint32_t)q->nb;
 		q->b[i] = (struct sim_bucket){.ev = NULL};
 	}
 	b = &q->b[i];
-	if (grow((void **)&b->ev, &b->cap, 1, sizeof(*b->ev)))
+	if (sim_grow((void **)&b->ev, &b->cap, 1, sizeof(*b->ev)))
 		return NO_BUCKET;
 	if (i == q->nb)
 		q->nb++;
@@ -145,7 +146,8 @@ int sim_queue_push(struct sim_queue *q, int64_t t, uint32_t kind, uint32_t who,
 
 	if (i != NO_BUCKET) {
 		b = &q->b[i];
-		if (grow((void **)&b->ev, &b->cap, b->n + 1, sizeof(*b->ev)))
+		if (sim_grow((void **)&b->ev, &b->cap, b->n + 1,
+			     sizeof(*b->ev)))
 			return -ENOMEM;
 	} else if ((i = open_new(q, t)) == NO_BUCKET) {
 		return -ENOMEM;

@@ -197,7 +197,8 @@ Test(queue, least_delay)
 		int64_t least;
 	} c[] = {
 		{"delay 8ms", 8000000},
-		{"delay 8ms loss 5% duplicate 1% corrupt 1% rate 1mbit", 8000000},
+		{"delay 8ms loss 5% duplicate 1% corrupt 1% rate 1mbit",
+		 8000000},
 		{"delay 8ms 1ms", 0},
 		{"delay 8ms reorder 10%", 0},
 		{"delay 8ms slot 1ms 2ms", 0},
@@ -214,9 +215,9 @@ Test(queue, least_delay)
 		netem_link_free(l);
 	}
 	l = mk("delay 8ms", 7);
-	cr_assert_eq(netem_sched_parse("at 10s delay 20ms", &sc, why,
-				       sizeof(why)),
-		     0, "%s", why);
+	cr_assert_eq(
+		netem_sched_parse("at 10s delay 20ms", &sc, why, sizeof(why)),
+		0, "%s", why);
 	cr_assert_eq(netem_link_set_schedule(l, sc, 0), 0);
 	cr_assert_eq(netem_link_least_delay(l), 0);
 	netem_sched_free(sc);

@@ -251,9 +251,9 @@ static double probe(struct wrng *r, double span, double cell, int kind)
 }
 
 /* A segment whose middle or a quarter point lies well inside a wall cell
- * is blocked without a walk; the answer must be the walk's, also for segments that
- * run along grid lines, through vertices, or end a hair from them, on
- * the shipped maps and on random ones. */
+ * is blocked without a walk; the answer must be the walk's, also for
+ * segments that run along grid lines, through vertices, or end a hair
+ * from them, on the shipped maps and on random ones. */
 Test(world_geom, sampled_shortcut_answers_as_the_walk)
 {
 	static const char *const names[] = {"dust", "arena", "field", "loop"};
