@@ -92,9 +92,6 @@ int sim_pool_new(int (*idle)(void *arg), void *arg, struct sim_pool **out);
 void sim_pool_run(struct sim_pool *p, void (*fn)(void *arg, unsigned part),
 		  void *arg);
 void sim_pool_free(struct sim_pool *p);
-/* Spin until *c reaches want (acquire): for a wait of a few hundred
- * nanoseconds on the other part of a job, which never sleeps meanwhile. */
-void sim_spin_until(_Atomic size_t *c, size_t want);
 
 /*
  * sim_net.c: the simulator's network. Every directed pair of hosts is one

@@ -23,10 +23,15 @@
 #include "log.h"
 #include "netsim_int.h"
 
-/* A datagram a host sent in a batch, offered at once. */
+/* A datagram a host sent in a batch: offered at once, or, on a link
+ * that delivers in the batch, kept to be offered at the replay. */
 struct offered {
 	int dst;      /* -1: no host has the address */
-	int64_t next; /* the link's earliest delivery after the offer */
+	int64_t next; /* offered: the link's earliest delivery after it */
+	int kept;     /* kept: its payload is part.buf[off, off + len) */
+	uint16_t port;
+	uint64_t same;
+	size_t off, len;
 };
 
 /* Datagrams taken off links, released after the batch: those for the
@@ -46,8 +51,9 @@ struct part { /* one thread's side of a batch */
 	unsigned cur; /* the host that runs */
 	struct offered *d;
 	size_t n, cap;
-	struct taken ahead; /* taken by this thread in step 1 */
-	struct taken tk;    /* taken by this thread in step 2 (bev.own) */
+	uint8_t *buf; /* the kept datagrams' payloads */
+	size_t nbuf, capbuf;
+	struct taken tk; /* taken off links by this thread */
 };
 
 #define NO_EV SIZE_MAX
@@ -57,26 +63,20 @@ struct bev { /* one event of a batch */
 	unsigned host, part; /* part: the thread that ran it */
 	size_t next;	     /* the host's next event in the batch, or NO_EV */
 	size_t d0, d1;	     /* its datagrams in its part.d */
-	size_t g0, g1;	     /* a link's: its datagrams in part[tk_part]'s
-			      * ahead.in, or in its part's tk.in when own */
-	unsigned tk_part;
-	int own;	  /* a link's: taken off by the thread that runs it */
-	int held;	  /* a link's: its sender has an event before it */
-	size_t hold_next; /* a held link's: its sender's next, or NO_EV */
+	size_t g0, g1;	     /* a link's: its datagrams in its part's tk.in */
+	uint32_t taken;	     /* a link's: datagrams taken off, dropped too */
+	int held;	     /* a link's: held at the replay (offer_kept) */
 	int err;
-	int64_t due; /* a wake-up's: the host's next; a link's: its next
-		      * delivery once its due datagrams are taken */
+	int64_t due; /* a wake-up's: the host's next */
 };
 
 struct sim_batch {
 	struct bev *ev;
-	size_t n, cap, hosts; /* events, and the hosts they run on */
-	size_t *ahead, nahead, ahead_cap; /* the links of step 1 (events) */
-	_Atomic size_t ahead_next, ahead_done; /* handed out, and taken */
+	size_t n, cap, hosts;	/* events, and the hosts they run on */
+	uint32_t *delivers;	/* per link: its event in the batch + 1, or 0 */
 	uint8_t *ran;		/* per host: in the batch (1) or not (0) */
 	unsigned long *load;	/* per host: its events' weight */
 	size_t *first;		/* per host: its first event in the batch */
-	size_t *held_first;	/* per host: its first held link, or NO_EV */
 	_Atomic uint8_t *taken; /* per host: a thread has taken it */
 	unsigned *order;	/* the batch's hosts, heavy ones first */
 	size_t norder;
@@ -91,17 +91,15 @@ struct sim_batch {
 static void batch_free(struct sim_batch *b)
 {
 	free(b->ev);
-	free(b->ahead);
+	free(b->delivers);
 	free(b->ran);
 	free(b->load);
 	free(b->first);
-	free(b->held_first);
 	free((void *)b->taken);
 	free(b->order);
 	for (int p = 0; p < 2; p++) {
 		free(b->part[p].d);
-		free(b->part[p].ahead.in.d);
-		free(b->part[p].ahead.gone.d);
+		free(b->part[p].buf);
 		free(b->part[p].tk.in.d);
 		free(b->part[p].tk.gone.d);
 	}
@@ -329,40 +327,58 @@ static int on_sched(struct sim *s, unsigned k)
  * ups of fps hosts and the deliveries to them, and stops before the first
  * event that is not such, or that is the delivery of a link whose sender
  * already has an event in the batch when that event's sends could be due
- * now (sim_net_sends_later); with a fixed delay they cannot, and the link
- * joins, held. The batch then runs in three steps: the links whose sender
- * has an event in the batch give up their due datagrams, shared out
- * between the threads, and each notes its next delivery, a held one only
- * once its sender's earlier events have sent (meanwhile what it gave up
- * counts against its limit, as still queued); every host's events run,
- * in order, on whichever thread takes the host, its other links giving
- * up their datagrams first (nothing else touches them meanwhile), and
- * what it sends is offered to its link at once (a link's only sender
- * runs on one thread, and the links of the batch it sends on have given
- * up their datagrams already) with the link's next delivery noted; then,
- * in queue order, the links are armed with the noted times and each
- * event's wake-up is queued (one thread). Every link, queue push and
- * counter sees what it sees when the events run one after the other, so
- * the run is the same byte for byte (sim_threads test). A batch whose
- * wake-ups could end the last live host runs one event at a time, as
- * does a batch too small to be worth the hand-over.
+ * now (sim_net_sends_later; with a fixed delay they cannot). The batch
+ * then runs in two steps. Every host's events run, in order, on
+ * whichever thread takes the host: a delivery takes the link's due
+ * datagrams off it, and a send goes to its link at once, its next
+ * delivery noted, unless the link delivers in the batch (its receiver's
+ * thread may be taking datagrams off it): then the datagram is kept.
+ * Then, in queue order (one thread), each event's kept datagrams are
+ * offered, with a link whose delivery comes later in the batch holding
+ * the datagrams it gave up (still queued, one event at a time, so the
+ * limit counts them); its datagrams are counted and their links armed
+ * with the noted times; and its wake-up is queued, or its link armed
+ * again at its next delivery after the sends before it. Every link,
+ * queue push and counter sees what it sees when the events run one
+ * after the other, so the run is the same byte for byte (sim_threads
+ * test). A batch whose wake-ups could end the last live host runs one
+ * event at a time, as does a batch too small to be worth the hand-over.
  */
 #define BATCH_MIN 8
 
-/* role_emit_fn in a batch: offered now, its link armed at the batch's
- * end. */
+/* Datagram d kept in o to be offered at the replay: its payload copied
+ * into part pt's buffer. */
+static int keep(struct part *pt, const struct role_dgram *d, struct offered *o)
+{
+	if (sim_grow((void **)&pt->buf, &pt->capbuf, pt->nbuf + d->len, 1))
+		return -ENOMEM;
+	memcpy(pt->buf + pt->nbuf, d->buf, d->len);
+	o->kept = 1;
+	o->same = d->same;
+	o->off = pt->nbuf;
+	o->len = d->len;
+	pt->nbuf += d->len;
+	return 0;
+}
+
+/* role_emit_fn in a batch: offered now, or kept for the replay when its
+ * link delivers in the batch (the thread of its receiver takes datagrams
+ * off it meanwhile); its link armed at the batch's end. */
 static int batch_emit(void *arg, const struct role_dgram *d)
 {
 	struct part *pt = arg;
 	struct sim *s = pt->s;
 	struct offered o = {.next = INT64_MAX};
-	uint16_t port;
-	int err = route(s, pt->cur, d, &o.dst, &port);
+	int err = route(s, pt->cur, d, &o.dst, &o.port);
 
-	if (!err && carried(pt->cur, o.dst))
-		err = sim_net_offer(s->net, pt->no, pt->cur, (unsigned)o.dst,
-				    port, d->buf, d->len, d->same, s->now,
-				    &o.next);
+	if (!err && carried(pt->cur, o.dst)) {
+		if (s->bt->delivers[pt->cur * s->n + (unsigned)o.dst])
+			err = keep(pt, d, &o);
+		else
+			err = sim_net_offer(s->net, pt->no, pt->cur,
+					    (unsigned)o.dst, o.port, d->buf,
+					    d->len, d->same, s->now, &o.next);
+	}
 	if (!err &&
 	    sim_grow((void **)&pt->d, &pt->cap, pt->n + 1, sizeof(*pt->d)))
 		err = -ENOMEM;
@@ -402,8 +418,10 @@ static int batch_add(struct sim *s, const struct sim_event *e, int host)
 	v = &b->ev[b->n++];
 	v->e = *e;
 	v->host = (unsigned)host;
-	v->held = e->kind == EV_LINK && b->ran[e->who / s->n];
+	v->held = 0;
 	v->err = 0;
+	if (e->kind == EV_LINK)
+		b->delivers[e->who] = (uint32_t)b->n;
 	b->hosts += !b->ran[host];
 	b->ran[host] = 1;
 	return 0;
@@ -467,7 +485,6 @@ static void order_hosts(struct sim *s)
 	for (size_t k = 0; k < b->n; k++) {
 		b->load[b->ev[k].host] = 0;
 		b->first[b->ev[k].host] = NO_EV;
-		b->held_first[b->ev[k].host] = NO_EV;
 		atomic_store_explicit(&b->taken[b->ev[k].host], 0,
 				      memory_order_relaxed);
 	}
@@ -477,12 +494,6 @@ static void order_hosts(struct sim *s)
 		b->load[h] += weight(s, &b->ev[k]);
 		b->ev[k].next = b->first[h];
 		b->first[h] = k;
-		if (b->ev[k].held) {
-			unsigned src = b->ev[k].e.who / s->n;
-
-			b->ev[k].hold_next = b->held_first[src];
-			b->held_first[src] = k;
-		}
 	}
 	b->norder = 0;
 	for (int heavy = 1; heavy >= 0; heavy--)
@@ -515,77 +526,6 @@ static int take_link(struct sim *s, unsigned idx, struct taken *t)
 	return 0;
 }
 
-/* Step 1, planned: the batch's links whose sender has an event in the
- * batch (whose sends would otherwise meet the taking) give up their due
- * datagrams before any host runs (take_ahead); the others do in step 2,
- * on the thread that runs their receiver (own). */
-static int plan_ahead(struct sim *s)
-{
-	struct sim_batch *b = s->bt;
-
-	b->nahead = 0;
-	for (size_t k = 0; k < b->n; k++) {
-		struct bev *v = &b->ev[k];
-
-		v->g0 = v->g1 = 0;
-		v->tk_part = 0;
-		v->own = v->e.kind == EV_LINK && !b->ran[v->e.who / s->n];
-		if (v->e.kind != EV_LINK || v->own)
-			continue;
-		if (sim_grow((void **)&b->ahead, &b->ahead_cap, b->nahead + 1,
-			     sizeof(*b->ahead)))
-			return -ENOMEM;
-		b->ahead[b->nahead++] = k;
-	}
-	atomic_store_explicit(&b->ahead_next, 0, memory_order_relaxed);
-	atomic_store_explicit(&b->ahead_done, 0, memory_order_relaxed);
-	return 0;
-}
-
-#define AHEAD_GRAIN 8 /* links a thread takes on at a time */
-
-/* Link event v's due datagrams onto part's ahead list; a held link's
- * (its sender's earlier events may send on it first) count against its
- * limit until its sender is past it (unhold). */
-static void take_one_ahead(struct sim *s, unsigned part, struct bev *v)
-{
-	struct taken *t = &s->bt->part[part].ahead;
-	unsigned idx = v->e.who;
-	size_t gone = t->gone.n;
-
-	v->tk_part = part;
-	v->g0 = t->in.n;
-	v->err = take_link(s, idx, t);
-	v->g1 = t->in.n;
-	if (v->held)
-		sim_net_hold(s->net, idx / s->n, idx % s->n,
-			     (uint32_t)(v->g1 - v->g0 + t->gone.n - gone));
-	else
-		v->due = rearm_time(s, idx);
-}
-
-/* Step 1, on thread part: links taken AHEAD_GRAIN at a time until none
- * is left, then a wait until the other thread's are taken too (the
- * hosts may send on any of them). */
-static void take_ahead(struct sim *s, unsigned part)
-{
-	struct sim_batch *b = s->bt;
-	size_t i;
-
-	while ((i = atomic_fetch_add_explicit(&b->ahead_next, AHEAD_GRAIN,
-					      memory_order_relaxed)) <
-	       b->nahead) {
-		size_t end = i + AHEAD_GRAIN < b->nahead ? i + AHEAD_GRAIN
-							 : b->nahead;
-
-		for (size_t j = i; j < end; j++)
-			take_one_ahead(s, part, &b->ev[b->ahead[j]]);
-		atomic_fetch_add_explicit(&b->ahead_done, end - i,
-					  memory_order_release);
-	}
-	sim_spin_until(&b->ahead_done, b->nahead);
-}
-
 static void release_list(struct sim *s, struct dlist *l)
 {
 	for (size_t g = 0; g < l->n; g++)
@@ -598,28 +538,12 @@ static void release_list(struct sim *s, struct dlist *l)
 static void release_taken(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
-	struct taken *t[4] = {&b->part[0].ahead, &b->part[0].tk,
-			      &b->part[1].ahead, &b->part[1].tk};
+	struct taken *t[2] = {&b->part[0].tk, &b->part[1].tk};
 
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 2; i++) {
 		s->corrupt_dropped += t[i]->gone.n;
 		release_list(s, &t[i]->gone);
 		release_list(s, &t[i]->in);
-	}
-}
-
-/* Host host's held links whose events come before its event upto
- * (NO_EV: all), from *held on: no longer held, and each link's event
- * notes when it is due again, after the host's sends before it. */
-static void unhold(struct sim *s, unsigned host, size_t *held, size_t upto)
-{
-	struct sim_batch *b = s->bt;
-
-	for (; *held != NO_EV && *held < upto; *held = b->ev[*held].hold_next) {
-		unsigned idx = b->ev[*held].e.who;
-
-		sim_net_hold(s->net, host, idx % s->n, 0);
-		b->ev[*held].due = rearm_time(s, idx);
 	}
 }
 
@@ -629,37 +553,34 @@ static void run_host(struct sim *s, unsigned part, unsigned host)
 	struct sim_batch *b = s->bt;
 	struct part *pt = &b->part[part];
 	struct sim_host *h = &s->h[host];
-	size_t held = b->held_first[host];
 
 	sim_fps_on_thread(h, part);
 	pt->cur = host;
 	for (size_t k = b->first[host]; k != NO_EV; k = b->ev[k].next) {
 		struct bev *v = &b->ev[k];
-		const struct sim_dgram *in;
-
-		unhold(s, host, &held, k);
 
 		v->part = part;
 		v->d0 = pt->n;
-		if (v->own) {
-			v->g0 = pt->tk.in.n;
-			v->err = take_link(s, v->e.who, &pt->tk);
-			v->g1 = pt->tk.in.n;
-			v->due = rearm_time(s, v->e.who);
-		}
-		in = v->own ? pt->tk.in.d : b->part[v->tk_part].ahead.in.d;
-		if (v->e.kind == EV_WAKE)
+		v->g0 = v->g1 = pt->tk.in.n;
+		if (v->e.kind == EV_WAKE) {
 			v->err = sim_fps_wake(h, s->now, batch_emit, pt,
 					      &v->due);
+		} else {
+			size_t gone = pt->tk.gone.n;
+
+			v->err = take_link(s, v->e.who, &pt->tk);
+			v->g1 = pt->tk.in.n;
+			v->taken = (uint32_t)(v->g1 - v->g0 + pt->tk.gone.n -
+					      gone);
+		}
 		for (size_t g = v->g0; g < v->g1 && !v->err; g++)
-			v->err =
-				sim_fps_recv(h, &in[g], s->now, batch_emit, pt);
+			v->err = sim_fps_recv(h, &pt->tk.in.d[g], s->now,
+					      batch_emit, pt);
 		v->d1 = pt->n;
 	}
-	unhold(s, host, &held, NO_EV);
 }
 
-/* Step 2, on thread part: the hosts it takes, one at a time, until none
+/* Step 1, on thread part: the hosts it takes, one at a time, until none
  * is left: thread 0 from the front of the batch's order, thread 1 from
  * the back, so a thread that starts late finds its share taken by the
  * other. Which thread runs a host changes nothing but the speed. */
@@ -670,7 +591,7 @@ static void run_part(void *arg, unsigned part)
 	struct part *pt = &b->part[part];
 
 	pt->n = 0;
-	take_ahead(s, part);
+	pt->nbuf = 0;
 	for (size_t i = 0; i < b->norder; i++) {
 		unsigned h = b->order[part ? b->norder - 1 - i : i];
 
@@ -680,8 +601,36 @@ static void run_part(void *arg, unsigned part)
 	}
 }
 
-/* Step 3: in queue order, each event's datagrams counted and their links
- * armed, then its wake-up queued or its own link armed again. */
+/* The datagram o that event k's host src kept, offered now: when its
+ * link's delivery comes later in the batch, the datagrams the receiver
+ * took off the link meanwhile are held (still queued, for the limit),
+ * as they are for this offer one event at a time. */
+static int offer_kept(struct sim *s, size_t k, unsigned src, const uint8_t *buf,
+		      struct offered *o)
+{
+	struct sim_batch *b = s->bt;
+	unsigned dst = (unsigned)o->dst;
+	struct bev *dv = &b->ev[b->delivers[src * s->n + dst] - 1];
+
+	if (dv > &b->ev[k] && !dv->held) {
+		sim_net_hold(s->net, src, dst, dv->taken);
+		dv->held = 1;
+	}
+	return sim_net_offer(s->net, 0, src, dst, o->port, buf + o->off, o->len,
+			     o->same, s->now, &o->next);
+}
+
+/* Link event v's link no longer held. */
+static void unhold(struct sim *s, struct bev *v)
+{
+	if (v->held)
+		sim_net_hold(s->net, v->e.who / s->n, v->e.who % s->n, 0);
+	v->held = 0;
+}
+
+/* Step 2: in queue order, each event's kept datagrams offered, its
+ * datagrams counted and their links armed, then its wake-up queued or
+ * its own link armed again, after the sends before it. */
 static int replay(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
@@ -689,19 +638,27 @@ static int replay(struct sim *s)
 
 	for (size_t k = 0; k < b->n && !err && s->live > 0; k++) {
 		struct bev *v = &b->ev[k];
-		const struct offered *d = b->part[v->part].d;
+		struct part *pt = &b->part[v->part];
 
-		for (size_t j = v->d0; j < v->d1 && !err; j++)
-			err = sent(s, v->host, d[j].dst, d[j].next);
+		for (size_t j = v->d0; j < v->d1 && !err; j++) {
+			struct offered *o = &pt->d[j];
+
+			if (o->kept)
+				err = offer_kept(s, k, v->host, pt->buf, o);
+			if (!err)
+				err = sent(s, v->host, o->dst, o->next);
+		}
 		s->st.events++;
 		if (err)
 			break;
 		if (v->e.kind == EV_WAKE) {
 			err = woke(s, v->host, v->err, v->due);
 		} else {
+			unhold(s, v);
 			s->link_armed[v->e.who] = INT64_MAX;
 			err = v->err ? v->err
-				     : arm_link(s, v->e.who, v->due, 1);
+				     : arm_link(s, v->e.who,
+						rearm_time(s, v->e.who), 1);
 		}
 	}
 	return err;
@@ -723,17 +680,21 @@ static int run_batch(struct sim *s)
 		}
 		atomic_store_explicit(&b->alone, 0, memory_order_relaxed);
 	} else {
-		err = plan_ahead(s);
-		if (!err) {
-			order_hosts(s);
-			sim_pool_run(s->pool, run_part, s);
-			err = replay(s);
-			s->st.parallel_events += b->n;
-		}
+		order_hosts(s);
+		sim_pool_run(s->pool, run_part, s);
+		err = replay(s);
+		s->st.parallel_events += b->n;
 		release_taken(s);
 	}
-	for (size_t k = 0; k < b->n; k++)
-		b->ran[b->ev[k].host] = 0;
+	for (size_t k = 0; k < b->n; k++) {
+		struct bev *v = &b->ev[k];
+
+		b->ran[v->host] = 0;
+		if (v->e.kind == EV_LINK) {
+			unhold(s, v); /* a replay cut short */
+			b->delivers[v->e.who] = 0;
+		}
+	}
 	return err;
 }
 
@@ -805,11 +766,11 @@ int sim_loop_start(struct sim *s)
 	s->bt->ran = calloc(s->n, 1);
 	s->bt->load = calloc(s->n, sizeof(*s->bt->load));
 	s->bt->first = calloc(s->n, sizeof(*s->bt->first));
-	s->bt->held_first = calloc(s->n, sizeof(*s->bt->held_first));
+	s->bt->delivers = calloc((size_t)s->n * s->n, sizeof(*s->bt->delivers));
 	s->bt->taken = calloc(s->n, sizeof(*s->bt->taken));
 	s->bt->order = calloc(s->n, sizeof(*s->bt->order));
-	if (!s->bt->ran || !s->bt->load || !s->bt->first ||
-	    !s->bt->held_first || !s->bt->taken || !s->bt->order)
+	if (!s->bt->ran || !s->bt->load || !s->bt->first || !s->bt->delivers ||
+	    !s->bt->taken || !s->bt->order)
 		return -ENOMEM;
 	s->bt->part[0].s = s->bt->part[1].s = s;
 	s->bt->part[1].no = 1;

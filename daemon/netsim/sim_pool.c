@@ -55,12 +55,6 @@ static int reached(_Atomic uint64_t *c, uint64_t want, int polls)
 	return 0;
 }
 
-void sim_spin_until(_Atomic size_t *c, size_t want)
-{
-	while (atomic_load_explicit(c, memory_order_acquire) < want)
-		relax();
-}
-
 /* Wait until *c reaches want: spin (doing idle work between polls, when
  * there is some), then sleep on cv (signalled under mu by the side that
  * advances c). */
