@@ -65,7 +65,7 @@ static struct slot *part_slot(const struct slots *sl, uint32_t i)
 }
 
 /* A link's sim_net_sends_later, kept up to date with its spec and
- * schedule (the batches ask it of every held link). */
+ * schedule (a batch asks it of each delivery whose sender ran before). */
 static void note_later(struct sim_net *n, size_t idx)
 {
 	n->later[idx] =
