@@ -65,9 +65,10 @@ struct bev { /* one event of a batch */
 	size_t d0, d1;	     /* its datagrams in its part.d */
 	size_t g0, g1;	     /* a link's: its datagrams in its part's tk.in */
 	uint32_t taken;	     /* a link's: datagrams taken off, dropped too */
-	int held;	     /* a link's: held at the replay (offer_kept) */
+	int held;	     /* a link's: held at the replay (hold_for) */
 	int err;
-	int64_t due; /* a wake-up's: the host's next */
+	int64_t due; /* a wake-up's: the host's next; a link's: its next
+		      * delivery once taken, if nothing is sent on it first */
 };
 
 struct sim_batch {
@@ -572,6 +573,7 @@ static void run_host(struct sim *s, unsigned part, unsigned host)
 			v->g1 = pt->tk.in.n;
 			v->taken = (uint32_t)(v->g1 - v->g0 + pt->tk.gone.n -
 					      gone);
+			v->due = rearm_time(s, v->e.who);
 		}
 		for (size_t g = v->g0; g < v->g1 && !v->err; g++)
 			v->err = sim_fps_recv(h, &pt->tk.in.d[g], s->now,
@@ -601,23 +603,19 @@ static void run_part(void *arg, unsigned part)
 	}
 }
 
-/* The datagram o that event k's host src kept, offered now: when its
- * link's delivery comes later in the batch, the datagrams the receiver
- * took off the link meanwhile are held (still queued, for the limit),
- * as they are for this offer one event at a time. */
-static int offer_kept(struct sim *s, size_t k, unsigned src, const uint8_t *buf,
-		      struct offered *o)
+/* Before event k's host src offers a datagram it kept for dst: when
+ * that link's delivery comes later in the batch, the datagrams the
+ * receiver took off it meanwhile are held (still queued, for the
+ * limit), as they are for this offer one event at a time. */
+static void hold_for(struct sim *s, size_t k, unsigned src, unsigned dst)
 {
 	struct sim_batch *b = s->bt;
-	unsigned dst = (unsigned)o->dst;
 	struct bev *dv = &b->ev[b->delivers[src * s->n + dst] - 1];
 
 	if (dv > &b->ev[k] && !dv->held) {
 		sim_net_hold(s->net, src, dst, dv->taken);
 		dv->held = 1;
 	}
-	return sim_net_offer(s->net, 0, src, dst, o->port, buf + o->off, o->len,
-			     o->same, s->now, &o->next);
 }
 
 /* Link event v's link no longer held. */
@@ -630,7 +628,9 @@ static void unhold(struct sim *s, struct bev *v)
 
 /* Step 2: in queue order, each event's kept datagrams offered, its
  * datagrams counted and their links armed, then its wake-up queued or
- * its own link armed again, after the sends before it. */
+ * its own link armed again: at the time noted when it was taken, or,
+ * when kept datagrams went onto it before (it was held), at its next
+ * delivery now. */
 static int replay(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
@@ -641,12 +641,15 @@ static int replay(struct sim *s)
 		struct part *pt = &b->part[v->part];
 
 		for (size_t j = v->d0; j < v->d1 && !err; j++) {
-			struct offered *o = &pt->d[j];
+			const struct offered *o = &pt->d[j];
 
-			if (o->kept)
-				err = offer_kept(s, k, v->host, pt->buf, o);
-			if (!err)
+			if (!o->kept) {
 				err = sent(s, v->host, o->dst, o->next);
+				continue;
+			}
+			hold_for(s, k, v->host, (unsigned)o->dst);
+			err = send_to(s, v->host, o->dst, o->port,
+				      pt->buf + o->off, o->len, o->same);
 		}
 		s->st.events++;
 		if (err)
@@ -654,11 +657,12 @@ static int replay(struct sim *s)
 		if (v->e.kind == EV_WAKE) {
 			err = woke(s, v->host, v->err, v->due);
 		} else {
+			int64_t due =
+				v->held ? rearm_time(s, v->e.who) : v->due;
+
 			unhold(s, v);
 			s->link_armed[v->e.who] = INT64_MAX;
-			err = v->err ? v->err
-				     : arm_link(s, v->e.who,
-						rearm_time(s, v->e.who), 1);
+			err = v->err ? v->err : arm_link(s, v->e.who, due, 1);
 		}
 	}
 	return err;
