@@ -75,8 +75,12 @@ const struct sim_event *sim_queue_peek(const struct sim_queue *q);
 
 /* Room for need elements of size octets at *p (capacity *cap, doubled
  * as needed): 0, or -ENOMEM with *p and *cap unchanged. The simulator's
- * growing lists share it. */
+ * growing lists share it. aligned: the same for a list that must start
+ * on an align-octet boundary (size a multiple of align), moved on each
+ * growth. */
 int sim_grow(void **p, size_t *cap, size_t need, size_t size);
+int sim_grow_aligned(void **p, size_t *cap, size_t need, size_t size,
+		     size_t align);
 
 /*
  * sim_pool.c: a second thread for the simulator. sim_pool_run runs
@@ -84,7 +88,7 @@ int sim_grow(void **p, size_t *cap, size_t need, size_t size);
  * caller is done before the worker begins (then part 1 does not run),
  * and returns when both have returned. new: 0 or -errno; between jobs
  * the worker calls idle(arg), if not NULL: 1, it did a piece of work; 0,
- * none to do now; -1, none left.
+ * none to do now; -1, none left. relax: one poll's pause in a spin.
  */
 struct sim_pool;
 
@@ -92,6 +96,7 @@ int sim_pool_new(int (*idle)(void *arg), void *arg, struct sim_pool **out);
 void sim_pool_run(struct sim_pool *p, void (*fn)(void *arg, unsigned part),
 		  void *arg);
 void sim_pool_free(struct sim_pool *p);
+void sim_pool_relax(void);
 
 /*
  * sim_net.c: the simulator's network. Every directed pair of hosts is one
@@ -136,6 +141,22 @@ void sim_net_free(struct sim_net *n);
 int sim_net_offer(struct sim_net *n, unsigned part, unsigned src, unsigned dst,
 		  uint16_t dport, const uint8_t *data, size_t len,
 		  uint64_t same, int64_t now, int64_t *next);
+
+/* sim_net_offer in three steps, for an offer whose link is fed later
+ * or on another thread. reserve: the payload's slot (shared or copied,
+ * as sim_net_offer), held for the offer; *cookie names it. enqueue: the
+ * slot's datagram of len octets offered on src->dst at now; *copies gets
+ * how many copies went onto the link (0 to 2), *next as sim_net_offer.
+ * Two threads may enqueue at once on different links. settle: the
+ * reservation turned into the copies' references (0: the slot may be
+ * released), on the reserving thread, with no offer under way. */
+int sim_net_reserve(struct sim_net *n, unsigned part, unsigned src,
+		    uint16_t dport, const uint8_t *data, size_t len,
+		    uint64_t same, uint32_t *cookie);
+int sim_net_enqueue(struct sim_net *n, unsigned src, unsigned dst,
+		    uint32_t cookie, size_t len, int64_t now, int *copies,
+		    int64_t *next);
+void sim_net_settle(struct sim_net *n, uint32_t cookie, int copies);
 
 /* Pop the next copy due on src->dst at or before now: 1 and *out, or 0. */
 int sim_net_dequeue(struct sim_net *n, unsigned src, unsigned dst, int64_t now,

@@ -23,15 +23,30 @@
 #include "log.h"
 #include "netsim_int.h"
 
-/* A datagram a host sent in a batch: offered at once, or, on a link
- * that delivers in the batch, kept to be offered at the replay. */
+/* A datagram a host sent in a batch: offered at once; or, on a link
+ * that delivers in the batch, kept to be offered at the replay; or, sent
+ * by a heavy host, deferred: its link fed after the hosts have run. */
+enum { OFFERED, KEPT, DEFERRED };
+
 struct offered {
 	int dst;      /* -1: no host has the address */
 	int64_t next; /* offered: the link's earliest delivery after it */
-	int kept;     /* kept: its payload is part.buf[off, off + len) */
+	int how;
 	uint16_t port;
 	uint64_t same;
-	size_t off, len;
+	size_t off; /* kept: its payload is part.buf[off, off + len);
+		     * deferred: it is part.fd[off] */
+	size_t len;
+};
+
+/* A deferred datagram: its reserved slot, and what feeding its link
+ * gave (sim_net_enqueue). */
+struct deferred {
+	unsigned src, dst;
+	uint32_t cookie;
+	size_t len;
+	int copies, err;
+	int64_t next;
 };
 
 /* Datagrams taken off links, released after the batch: those for the
@@ -45,21 +60,26 @@ struct taken {
 	struct dlist in, gone;
 };
 
-struct part { /* one thread's side of a batch */
-	struct sim *s;
+/* One thread's side of a batch, on cache lines of its own. */
+struct part {
+	_Alignas(64) struct sim *s;
 	unsigned no;  /* 0 or 1: sim_net_offer's part */
 	unsigned cur; /* the host that runs */
 	struct offered *d;
 	size_t n, cap;
 	uint8_t *buf; /* the kept datagrams' payloads */
 	size_t nbuf, capbuf;
+	struct deferred *fd; /* the deferred datagrams */
+	size_t nfd, capfd;
 	struct taken tk; /* taken off links by this thread */
 };
 
 #define NO_EV SIZE_MAX
 
-struct bev { /* one event of a batch */
-	struct sim_event e;
+/* One event of a batch, on cache lines of its own: the thread that runs
+ * it writes it while the other writes the events beside it. */
+struct bev {
+	_Alignas(64) struct sim_event e;
 	unsigned host, part; /* part: the thread that ran it */
 	size_t next;	     /* the host's next event in the batch, or NO_EV */
 	size_t d0, d1;	     /* its datagrams in its part.d */
@@ -73,19 +93,28 @@ struct bev { /* one event of a batch */
 
 struct sim_batch {
 	struct bev *ev;
-	size_t n, cap, hosts;	/* events, and the hosts they run on */
-	uint32_t *delivers;	/* per link: its event in the batch + 1, or 0 */
-	uint8_t *ran;		/* per host: in the batch (1) or not (0) */
-	unsigned long *load;	/* per host: its events' weight */
-	size_t *first;		/* per host: its first event in the batch */
-	_Atomic uint8_t *taken; /* per host: a thread has taken it */
-	unsigned *order;	/* the batch's hosts, heavy ones first */
+	size_t n, cap, hosts; /* events, and the hosts they run on */
+	uint32_t *delivers;   /* per link: its event in the batch + 1, or 0 */
+	uint8_t *ran;	      /* per host: in the batch (1) or not (0) */
+	unsigned long *load;  /* per host: its events' weight */
+	size_t *first;	      /* per host: its first event in the batch */
+	unsigned *order;      /* the batch's hosts, heavy ones first */
 	size_t norder;
+	uint8_t *heavy; /* per host: heavy in this batch */
+	uint8_t *where; /* per host: the thread it last ran on */
+	/* what the threads share as they run, on a cache line of its own:
+	 * order[lo, hi) not yet taken, as lo << 32 | hi; the heavy hosts
+	 * not yet run; which halves of the deferred datagrams are fed */
+	struct {
+		_Alignas(64) _Atomic uint64_t range;
+		_Atomic unsigned heavy;
+		_Atomic uint8_t fed[2];
+	} left;
 	struct part part[2];
 	/* for the second thread's idle work: the time of the batch at hand,
 	 * and how many of its events the first thread has still to run one
 	 * at a time (0: none, or a batch on two threads) */
-	_Atomic int64_t now;
+	_Alignas(64) _Atomic int64_t now;
 	_Atomic size_t alone;
 };
 
@@ -96,11 +125,13 @@ static void batch_free(struct sim_batch *b)
 	free(b->ran);
 	free(b->load);
 	free(b->first);
-	free((void *)b->taken);
 	free(b->order);
+	free(b->heavy);
+	free(b->where);
 	for (int p = 0; p < 2; p++) {
 		free(b->part[p].d);
 		free(b->part[p].buf);
+		free(b->part[p].fd);
 		free(b->part[p].tk.in.d);
 		free(b->part[p].tk.gone.d);
 	}
@@ -354,7 +385,7 @@ static int keep(struct part *pt, const struct role_dgram *d, struct offered *o)
 	if (sim_grow((void **)&pt->buf, &pt->capbuf, pt->nbuf + d->len, 1))
 		return -ENOMEM;
 	memcpy(pt->buf + pt->nbuf, d->buf, d->len);
-	o->kept = 1;
+	o->how = KEPT;
 	o->same = d->same;
 	o->off = pt->nbuf;
 	o->len = d->len;
@@ -362,29 +393,61 @@ static int keep(struct part *pt, const struct role_dgram *d, struct offered *o)
 	return 0;
 }
 
-/* role_emit_fn in a batch: offered now, or kept for the replay when its
+/* Datagram d deferred in o: its payload's slot reserved, its link to
+ * be fed by feed_part. */
+static int defer(struct part *pt, const struct role_dgram *d, struct offered *o)
+{
+	struct deferred *f;
+	int err;
+
+	if (sim_grow((void **)&pt->fd, &pt->capfd, pt->nfd + 1,
+		     sizeof(*pt->fd)))
+		return -ENOMEM;
+	f = &pt->fd[pt->nfd];
+	err = sim_net_reserve(pt->s->net, pt->no, pt->cur, o->port, d->buf,
+			      d->len, d->same, &f->cookie);
+	if (err)
+		return err;
+	f->src = pt->cur;
+	f->dst = (unsigned)o->dst;
+	f->len = d->len;
+	f->copies = 0;
+	f->err = 0;
+	o->how = DEFERRED;
+	o->off = pt->nfd++;
+	return 0;
+}
+
+/* role_emit_fn in a batch: offered now; or kept for the replay when its
  * link delivers in the batch (the thread of its receiver takes datagrams
- * off it meanwhile); its link armed at the batch's end. */
+ * off it meanwhile); or, from a heavy host, deferred; its link armed at
+ * the batch's end. Its record is filled in place (one built on the stack
+ * and copied stalls on store forwarding). */
 static int batch_emit(void *arg, const struct role_dgram *d)
 {
 	struct part *pt = arg;
 	struct sim *s = pt->s;
-	struct offered o = {.next = INT64_MAX};
-	int err = route(s, pt->cur, d, &o.dst, &o.port);
+	struct sim_batch *b = s->bt;
+	struct offered *o;
+	int err;
 
-	if (!err && carried(pt->cur, o.dst)) {
-		if (s->bt->delivers[pt->cur * s->n + (unsigned)o.dst])
-			err = keep(pt, d, &o);
+	if (sim_grow((void **)&pt->d, &pt->cap, pt->n + 1, sizeof(*pt->d)))
+		return -ENOMEM;
+	o = &pt->d[pt->n];
+	o->next = INT64_MAX;
+	o->how = OFFERED;
+	err = route(s, pt->cur, d, &o->dst, &o->port);
+	if (!err && carried(pt->cur, o->dst)) {
+		if (b->delivers[pt->cur * s->n + (unsigned)o->dst])
+			err = keep(pt, d, o);
+		else if (b->heavy[pt->cur])
+			err = defer(pt, d, o);
 		else
 			err = sim_net_offer(s->net, pt->no, pt->cur,
-					    (unsigned)o.dst, o.port, d->buf,
-					    d->len, d->same, s->now, &o.next);
+					    (unsigned)o->dst, o->port, d->buf,
+					    d->len, d->same, s->now, &o->next);
 	}
-	if (!err &&
-	    sim_grow((void **)&pt->d, &pt->cap, pt->n + 1, sizeof(*pt->d)))
-		err = -ENOMEM;
-	if (!err)
-		pt->d[pt->n++] = o;
+	pt->n += !err;
 	return err;
 }
 
@@ -413,7 +476,8 @@ static int batch_add(struct sim *s, const struct sim_event *e, int host)
 	struct sim_batch *b = s->bt;
 	struct bev *v;
 
-	if (sim_grow((void **)&b->ev, &b->cap, b->n + 1, sizeof(*b->ev)))
+	if (sim_grow_aligned((void **)&b->ev, &b->cap, b->n + 1, sizeof(*b->ev),
+			     _Alignof(struct bev)))
 		return -ENOMEM;
 	/* the other fields are set as the batch runs */
 	v = &b->ev[b->n++];
@@ -482,12 +546,11 @@ static unsigned long weight(const struct sim *s, const struct bev *v)
 static void order_hosts(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
+	unsigned heavy_n = 0;
 
 	for (size_t k = 0; k < b->n; k++) {
 		b->load[b->ev[k].host] = 0;
 		b->first[b->ev[k].host] = NO_EV;
-		atomic_store_explicit(&b->taken[b->ev[k].host], 0,
-				      memory_order_relaxed);
 	}
 	for (size_t k = b->n; k-- > 0;) {
 		unsigned h = b->ev[k].host;
@@ -499,8 +562,17 @@ static void order_hosts(struct sim *s)
 	b->norder = 0;
 	for (int heavy = 1; heavy >= 0; heavy--)
 		for (unsigned h = 0; h < s->n; h++)
-			if (b->ran[h] && (b->load[h] >= 100) == heavy)
+			if (b->ran[h] && (b->load[h] >= 100) == heavy) {
 				b->order[b->norder++] = h;
+				b->heavy[h] = (uint8_t)heavy;
+				heavy_n += (unsigned)heavy;
+			}
+	atomic_store_explicit(&b->left.heavy, heavy_n, memory_order_relaxed);
+	atomic_store_explicit(&b->left.range, b->norder, memory_order_relaxed);
+	for (int p = 0; p < 2; p++) {
+		b->part[p].nfd = 0;
+		atomic_store_explicit(&b->left.fed[p], 0, memory_order_relaxed);
+	}
 }
 
 static int dlist_add(struct dlist *l, const struct sim_dgram *d)
@@ -511,20 +583,28 @@ static int dlist_add(struct dlist *l, const struct sim_dgram *d)
 	return 0;
 }
 
-/* Link idx's due datagrams onto t. Releasing them waits for the batch's
- * end: a thread may take datagrams off a link while the other offers to
- * links. (Out of memory, the datagram at hand is not released: the run
- * stops, and sim_net_free frees every slot.) */
+/* Link idx's due datagrams onto t, each popped straight into its list
+ * (a copy of one built on the stack stalls on store forwarding).
+ * Releasing them waits for the batch's end: a thread may take datagrams
+ * off a link while the other offers to links. (Out of memory, the
+ * datagram at hand is not released: the run stops, and sim_net_free
+ * frees every slot.) */
 static int take_link(struct sim *s, unsigned idx, struct taken *t)
 {
-	struct sim_dgram d;
+	for (;;) {
+		struct sim_dgram *d;
 
-	while (sim_net_dequeue(s->net, idx / s->n, idx % s->n, s->now, &d))
-		if (dlist_add(d.corrupted && !corrupt_survives(&d) ? &t->gone
-								   : &t->in,
-			      &d))
+		if (sim_grow((void **)&t->in.d, &t->in.cap, t->in.n + 1,
+			     sizeof(*t->in.d)))
 			return -ENOMEM;
-	return 0;
+		d = &t->in.d[t->in.n];
+		if (!sim_net_dequeue(s->net, idx / s->n, idx % s->n, s->now, d))
+			return 0;
+		if (!d->corrupted || corrupt_survives(d))
+			t->in.n++;
+		else if (dlist_add(&t->gone, d))
+			return -ENOMEM;
+	}
 }
 
 static void release_list(struct sim *s, struct dlist *l)
@@ -580,27 +660,105 @@ static void run_host(struct sim *s, unsigned part, unsigned host)
 					      batch_emit, pt);
 		v->d1 = pt->n;
 	}
+	if (b->heavy[host]) /* its deferred datagrams are all listed */
+		atomic_fetch_sub_explicit(&b->left.heavy, 1,
+					  memory_order_release);
 }
 
-/* Step 1, on thread part: the hosts it takes, one at a time, until none
- * is left: thread 0 from the front of the batch's order, thread 1 from
- * the back, so a thread that starts late finds its share taken by the
- * other. Which thread runs a host changes nothing but the speed. */
+/* Feed the links of the deferred datagrams whose receivers last ran on
+ * thread k, so a link is fed on the thread that most likely takes its
+ * datagrams off, in the order they were sent (a link has one sender,
+ * whose datagrams are all in one part's list). */
+static void feed(struct sim *s, unsigned k)
+{
+	struct sim_batch *b = s->bt;
+
+	for (int q = 0; q < 2; q++)
+		for (size_t j = 0; j < b->part[q].nfd; j++) {
+			struct deferred *f = &b->part[q].fd[j];
+
+			if (b->where[f->dst] == k)
+				f->err = sim_net_enqueue(
+					s->net, f->src, f->dst, f->cookie,
+					f->len, s->now, &f->copies, &f->next);
+		}
+}
+
+/* Step 1's end, on thread part, with no host left to take: once every
+ * heavy host has run, the deferred datagrams' links fed, its own half
+ * first and then the other if the other thread has not taken it. */
+static void feed_part(struct sim *s, unsigned part)
+{
+	struct sim_batch *b = s->bt;
+
+	while (atomic_load_explicit(&b->left.heavy, memory_order_acquire))
+		sim_pool_relax();
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned k = part ^ i;
+
+		if (!atomic_exchange_explicit(&b->left.fed[k], 1,
+					      memory_order_relaxed))
+			feed(s, k);
+	}
+}
+
+/* Hosts for thread part to run: order[*at, *at + *n), taken off the
+ * front for thread 0 and off the back for thread 1, a quarter of those
+ * left at a time (so a thread that starts late finds its share taken by
+ * the other, and a claim, an atomic operation that waits for the
+ * thread's stores to drain, comes every few hosts), a heavy host alone.
+ * 0 when none is left. */
+#define CLAIM_DIV 4
+
+static int claim(struct sim_batch *b, unsigned part, uint32_t *at, uint32_t *n)
+{
+	uint64_t v = atomic_load_explicit(&b->left.range, memory_order_relaxed);
+	uint64_t w;
+
+	do {
+		uint32_t lo = (uint32_t)(v >> 32), hi = (uint32_t)v, c;
+
+		if (lo >= hi)
+			return 0;
+		c = (hi - lo) / CLAIM_DIV ? (hi - lo) / CLAIM_DIV : 1;
+		if (part == 0) {
+			for (uint32_t i = 0; i < c; i++)
+				if (b->heavy[b->order[lo + i]]) {
+					c = i ? i : 1; /* heavy ones alone */
+					break;
+				}
+			*at = lo;
+			w = (uint64_t)(lo + c) << 32 | hi;
+		} else {
+			while (c > 1 && b->heavy[b->order[hi - c]])
+				c--;
+			*at = hi - c;
+			w = (uint64_t)lo << 32 | (hi - c);
+		}
+		*n = c;
+	} while (!atomic_compare_exchange_weak_explicit(&b->left.range, &v, w,
+							memory_order_relaxed,
+							memory_order_relaxed));
+	return 1;
+}
+
+/* Step 1, on thread part: the hosts it claims, until none is left,
+ * thread 1's from the back; then the deferred datagrams' links. Which
+ * thread runs a host changes nothing but the speed. */
 static void run_part(void *arg, unsigned part)
 {
 	struct sim *s = arg;
 	struct sim_batch *b = s->bt;
 	struct part *pt = &b->part[part];
+	uint32_t at, n;
 
 	pt->n = 0;
 	pt->nbuf = 0;
-	for (size_t i = 0; i < b->norder; i++) {
-		unsigned h = b->order[part ? b->norder - 1 - i : i];
-
-		if (!atomic_exchange_explicit(&b->taken[h], 1,
-					      memory_order_relaxed))
-			run_host(s, part, h);
-	}
+	while (claim(b, part, &at, &n))
+		for (uint32_t i = 0; i < n; i++)
+			run_host(s, part,
+				 b->order[part ? at + n - 1 - i : at + i]);
+	feed_part(s, part);
 }
 
 /* Before event k's host src offers a datagram it kept for dst: when
@@ -626,6 +784,14 @@ static void unhold(struct sim *s, struct bev *v)
 	v->held = 0;
 }
 
+/* A deferred datagram's slot reservation turned into its copies'
+ * references; it is counted and its link armed. */
+static int settle(struct sim *s, const struct deferred *f)
+{
+	sim_net_settle(s->net, f->cookie, f->err ? 0 : f->copies);
+	return f->err ? f->err : sent(s, f->src, (int)f->dst, f->next);
+}
+
 /* Step 2: in queue order, each event's kept datagrams offered, its
  * datagrams counted and their links armed, then its wake-up queued or
  * its own link armed again: at the time noted when it was taken, or,
@@ -643,7 +809,11 @@ static int replay(struct sim *s)
 		for (size_t j = v->d0; j < v->d1 && !err; j++) {
 			const struct offered *o = &pt->d[j];
 
-			if (!o->kept) {
+			if (o->how == DEFERRED) {
+				err = settle(s, &pt->fd[o->off]);
+				continue;
+			}
+			if (o->how == OFFERED) {
 				err = sent(s, v->host, o->dst, o->next);
 				continue;
 			}
@@ -675,8 +845,10 @@ static int run_batch(struct sim *s)
 	struct sim_batch *b = s->bt;
 	int err = 0;
 
+	int parallel = batch_parallel(s);
+
 	atomic_store_explicit(&b->now, s->now, memory_order_relaxed);
-	if (!batch_parallel(s)) {
+	if (!parallel) {
 		for (size_t k = 0; k < b->n && !err && s->live > 0; k++) {
 			atomic_store_explicit(&b->alone, b->n - k,
 					      memory_order_relaxed);
@@ -694,6 +866,9 @@ static int run_batch(struct sim *s)
 		struct bev *v = &b->ev[k];
 
 		b->ran[v->host] = 0;
+		b->heavy[v->host] = 0;
+		if (parallel)
+			b->where[v->host] = (uint8_t)v->part;
 		if (v->e.kind == EV_LINK) {
 			unhold(s, v); /* a replay cut short */
 			b->delivers[v->e.who] = 0;
@@ -764,18 +939,22 @@ int sim_loop_start(struct sim *s)
 		fps += s->h[i].fps != NULL;
 	if (t < 2 || fps < BATCH_MIN)
 		return 0;
-	s->bt = calloc(1, sizeof(*s->bt));
+	s->bt = aligned_alloc(_Alignof(struct sim_batch), sizeof(*s->bt));
 	if (!s->bt)
 		return -ENOMEM;
+	memset(s->bt, 0, sizeof(*s->bt));
 	s->bt->ran = calloc(s->n, 1);
 	s->bt->load = calloc(s->n, sizeof(*s->bt->load));
 	s->bt->first = calloc(s->n, sizeof(*s->bt->first));
 	s->bt->delivers = calloc((size_t)s->n * s->n, sizeof(*s->bt->delivers));
-	s->bt->taken = calloc(s->n, sizeof(*s->bt->taken));
 	s->bt->order = calloc(s->n, sizeof(*s->bt->order));
+	s->bt->heavy = calloc(s->n, 1);
+	s->bt->where = calloc(s->n, 1);
 	if (!s->bt->ran || !s->bt->load || !s->bt->first || !s->bt->delivers ||
-	    !s->bt->taken || !s->bt->order)
+	    !s->bt->order || !s->bt->heavy || !s->bt->where)
 		return -ENOMEM;
+	for (unsigned h = 0; h < s->n; h++) /* as the order shares them out */
+		s->bt->where[h] = h >= s->n / 2;
 	s->bt->part[0].s = s->bt->part[1].s = s;
 	s->bt->part[1].no = 1;
 	err = sim_pool_new(games_idle, s, &s->pool);

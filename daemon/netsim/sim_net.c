@@ -273,33 +273,65 @@ static int slot_for(struct sim_net *n, unsigned part, unsigned src,
 	return 0;
 }
 
-int sim_net_offer(struct sim_net *n, unsigned part, unsigned src, unsigned dst,
-		  uint16_t dport, const uint8_t *data, size_t len,
-		  uint64_t same, int64_t now, int64_t *next)
+int sim_net_reserve(struct sim_net *n, unsigned part, unsigned src,
+		    uint16_t dport, const uint8_t *data, size_t len,
+		    uint64_t same, uint32_t *cookie)
+{
+	int err, fresh;
+
+	if (part > 1 || src >= n->n || len > 65535 - 28)
+		return -EINVAL;
+	err = slot_for(n, part, src, dport, data, len, same, cookie, &fresh);
+	if (!err)
+		slot_at(n, *cookie)->refs++;
+	return err;
+}
+
+int sim_net_enqueue(struct sim_net *n, unsigned src, unsigned dst,
+		    uint32_t cookie, size_t len, int64_t now, int *copies,
+		    int64_t *next)
 {
 	struct netem_verdict v;
 	struct netem_link *l;
-	uint32_t cookie;
-	int err, fresh;
+	int err;
 
-	if (part > 1 || src >= n->n || dst >= n->n || src == dst ||
-	    len > 65535 - 28)
+	if (src >= n->n || dst >= n->n || src == dst)
 		return -EINVAL;
 	l = link_get(n, src, dst, &err);
 	if (l == NULL)
 		return err;
-	err = slot_for(n, part, src, dport, data, len, same, &cookie, &fresh);
-	if (err)
-		return err;
 	err = netem_link_enqueue(l, now, (uint32_t)(len + SIM_FRAME_OVERHEAD),
 				 cookie, &v);
-	if (fresh && (err || v.copies == 0))
-		slot_put(n, cookie, 1);
 	if (err)
 		return err;
-	slot_at(n, cookie)->refs += (unsigned)v.copies;
+	*copies = v.copies;
 	*next = netem_link_next_time(l);
 	return 0;
+}
+
+void sim_net_settle(struct sim_net *n, uint32_t cookie, int copies)
+{
+	if (copies > 0)
+		slot_at(n, cookie)->refs += (unsigned)copies - 1;
+	else
+		slot_put(n, cookie, 1);
+}
+
+int sim_net_offer(struct sim_net *n, unsigned part, unsigned src, unsigned dst,
+		  uint16_t dport, const uint8_t *data, size_t len,
+		  uint64_t same, int64_t now, int64_t *next)
+{
+	uint32_t cookie;
+	int err, copies = 0;
+
+	if (dst >= n->n || src == dst)
+		return -EINVAL;
+	err = sim_net_reserve(n, part, src, dport, data, len, same, &cookie);
+	if (err)
+		return err;
+	err = sim_net_enqueue(n, src, dst, cookie, len, now, &copies, next);
+	sim_net_settle(n, cookie, err ? 0 : copies);
+	return err;
 }
 
 int sim_net_dequeue(struct sim_net *n, unsigned src, unsigned dst, int64_t now,

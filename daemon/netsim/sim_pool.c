@@ -38,7 +38,7 @@ struct sim_pool {
 	_Atomic int quit;
 };
 
-static void relax(void)
+void sim_pool_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
@@ -50,7 +50,7 @@ static int reached(_Atomic uint64_t *c, uint64_t want, int polls)
 	for (int i = 0; i < polls; i++) {
 		if (atomic_load_explicit(c, memory_order_acquire) >= want)
 			return 1;
-		relax();
+		sim_pool_relax();
 	}
 	return 0;
 }

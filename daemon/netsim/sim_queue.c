@@ -14,23 +14,51 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "netsim_int.h"
 
 #define NO_BUCKET UINT32_MAX
 
+/* The capacity that holds need, doubling from cap (16 at first). */
+static size_t grown(size_t cap, size_t need)
+{
+	size_t c = cap ? cap : 16;
+
+	while (c < need)
+		c *= 2;
+	return c;
+}
+
 int sim_grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	size_t c = *cap ? *cap : 16;
+	size_t c = grown(*cap, need);
 	void *q;
 
 	if (need <= *cap)
 		return 0;
-	while (c < need)
-		c *= 2;
 	q = realloc(*p, c * size);
 	if (q == NULL)
 		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+int sim_grow_aligned(void **p, size_t *cap, size_t need, size_t size,
+		     size_t align)
+{
+	size_t c = grown(*cap, need);
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	q = aligned_alloc(align, c * size);
+	if (q == NULL)
+		return -ENOMEM;
+	if (*cap)
+		memcpy(q, *p, *cap * size);
+	free(*p);
 	*p = q;
 	*cap = c;
 	return 0;
