@@ -71,7 +71,8 @@ struct part {
 	size_t nbuf, capbuf;
 	struct deferred *fd; /* the deferred datagrams */
 	size_t nfd, capfd;
-	struct taken tk; /* taken off links by this thread */
+	struct taken tk;  /* taken off links by this thread */
+	struct taken pre; /* taken off a gathering host's links ahead */
 };
 
 #define NO_EV SIZE_MAX
@@ -83,9 +84,11 @@ struct bev {
 	unsigned host, part; /* part: the thread that ran it */
 	size_t next;	     /* the host's next event in the batch, or NO_EV */
 	size_t d0, d1;	     /* its datagrams in its part.d */
-	size_t g0, g1;	     /* a link's: its datagrams in its part's tk.in */
-	uint32_t taken;	     /* a link's: datagrams taken off, dropped too */
-	int held;	     /* a link's: held at the replay (hold_for) */
+	size_t g0, g1;	     /* a link's: its datagrams in tk.in, or in
+			      * pre.in for a gathering host, of part tpart */
+	unsigned tpart;
+	uint32_t taken; /* a link's: datagrams taken off, dropped too */
+	int held;	/* a link's: held at the replay (hold_for) */
 	int err;
 	int64_t due; /* a wake-up's: the host's next; a link's: its next
 		      * delivery once taken, if nothing is sent on it first */
@@ -100,15 +103,20 @@ struct sim_batch {
 	size_t *first;	      /* per host: its first event in the batch */
 	unsigned *order;      /* the batch's hosts, heavy ones first */
 	size_t norder;
-	uint8_t *heavy; /* per host: heavy in this batch */
-	uint8_t *where; /* per host: the thread it last ran on */
+	uint8_t *heavy;	  /* per host: heavy in this batch */
+	uint8_t *gathers; /* per host: gathering in this batch */
+	uint8_t *where;	  /* per host: the thread it last ran on */
+	size_t *pre;	  /* the gathering hosts' link events */
+	size_t npre, cappre;
 	/* what the threads share as they run, on a cache line of its own:
 	 * order[lo, hi) not yet taken, as lo << 32 | hi; the heavy hosts
-	 * not yet run; which halves of the deferred datagrams are fed */
+	 * not yet run and the halves of the gathering hosts' links not yet
+	 * taken; which halves of those links and of the deferred datagrams
+	 * a thread has taken on */
 	struct {
 		_Alignas(64) _Atomic uint64_t range;
-		_Atomic unsigned heavy;
-		_Atomic uint8_t fed[2];
+		_Atomic unsigned heavy, pre;
+		_Atomic uint8_t fed[2], took[2];
 	} left;
 	struct part part[2];
 	/* for the second thread's idle work: the time of the batch at hand,
@@ -127,13 +135,17 @@ static void batch_free(struct sim_batch *b)
 	free(b->first);
 	free(b->order);
 	free(b->heavy);
+	free(b->gathers);
 	free(b->where);
+	free(b->pre);
 	for (int p = 0; p < 2; p++) {
 		free(b->part[p].d);
 		free(b->part[p].buf);
 		free(b->part[p].fd);
 		free(b->part[p].tk.in.d);
 		free(b->part[p].tk.gone.d);
+		free(b->part[p].pre.in.d);
+		free(b->part[p].pre.gone.d);
 	}
 	memset(b, 0, sizeof(*b));
 }
@@ -542,8 +554,12 @@ static unsigned long weight(const struct sim *s, const struct bev *v)
 /* Chain each host's events in queue order and list the batch's hosts
  * for the threads to take: the heavy ones (a server's wake-up) first,
  * then the others by host number, so that a host tends to run on the
- * same thread, with its state in that core's cache, batch after batch. */
-static void order_hosts(struct sim *s)
+ * same thread, with its state in that core's cache, batch after batch;
+ * and list the link events of the gathering hosts (a server's intake),
+ * whose links are taken before the hosts run. 0 or -ENOMEM. */
+#define GATHER_MIN 8 /* link events that make a host gathering */
+
+static int order_hosts(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
 	unsigned heavy_n = 0;
@@ -551,11 +567,13 @@ static void order_hosts(struct sim *s)
 	for (size_t k = 0; k < b->n; k++) {
 		b->load[b->ev[k].host] = 0;
 		b->first[b->ev[k].host] = NO_EV;
+		b->gathers[b->ev[k].host] = 0;
 	}
 	for (size_t k = b->n; k-- > 0;) {
 		unsigned h = b->ev[k].host;
 
 		b->load[h] += weight(s, &b->ev[k]);
+		b->gathers[h] += b->ev[k].e.kind == EV_LINK;
 		b->ev[k].next = b->first[h];
 		b->first[h] = k;
 	}
@@ -566,13 +584,27 @@ static void order_hosts(struct sim *s)
 				b->order[b->norder++] = h;
 				b->heavy[h] = (uint8_t)heavy;
 				heavy_n += (unsigned)heavy;
+				b->gathers[h] = b->gathers[h] >= GATHER_MIN;
 			}
+	b->npre = 0;
+	for (size_t k = 0; k < b->n; k++)
+		if (b->gathers[b->ev[k].host] && b->ev[k].e.kind == EV_LINK) {
+			if (sim_grow((void **)&b->pre, &b->cappre, b->npre + 1,
+				     sizeof(*b->pre)))
+				return -ENOMEM;
+			b->pre[b->npre++] = k;
+		}
 	atomic_store_explicit(&b->left.heavy, heavy_n, memory_order_relaxed);
+	atomic_store_explicit(&b->left.pre, b->npre ? 2 : 0,
+			      memory_order_relaxed);
 	atomic_store_explicit(&b->left.range, b->norder, memory_order_relaxed);
 	for (int p = 0; p < 2; p++) {
 		b->part[p].nfd = 0;
 		atomic_store_explicit(&b->left.fed[p], 0, memory_order_relaxed);
+		atomic_store_explicit(&b->left.took[p], !b->npre,
+				      memory_order_relaxed);
 	}
+	return 0;
 }
 
 static int dlist_add(struct dlist *l, const struct sim_dgram *d)
@@ -619,45 +651,95 @@ static void release_list(struct sim *s, struct dlist *l)
 static void release_taken(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
-	struct taken *t[2] = {&b->part[0].tk, &b->part[1].tk};
+	struct taken *t[4] = {&b->part[0].tk, &b->part[1].tk, &b->part[0].pre,
+			      &b->part[1].pre};
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 4; i++) {
 		s->corrupt_dropped += t[i]->gone.n;
 		release_list(s, &t[i]->gone);
 		release_list(s, &t[i]->in);
 	}
 }
 
-/* Host host's events, in order, on thread part. */
+/* Link event v's due datagrams taken onto t of part tpart. */
+static void take_event(struct sim *s, struct bev *v, unsigned tpart,
+		       struct taken *t)
+{
+	size_t gone = t->gone.n;
+
+	v->tpart = tpart;
+	v->g0 = t->in.n;
+	v->err = take_link(s, v->e.who, t);
+	v->g1 = t->in.n;
+	v->taken = (uint32_t)(v->g1 - v->g0 + t->gone.n - gone);
+	v->due = rearm_time(s, v->e.who);
+}
+
+/* The gathering hosts' link events whose senders last ran on thread k,
+ * taken by thread part: each link on the thread that most likely fed
+ * it. */
+static void take_ahead(struct sim *s, unsigned part, unsigned k)
+{
+	struct sim_batch *b = s->bt;
+
+	for (size_t i = 0; i < b->npre; i++) {
+		struct bev *v = &b->ev[b->pre[i]];
+
+		if (b->where[v->e.who / s->n] == k)
+			take_event(s, v, part, &b->part[part].pre);
+	}
+}
+
+/* Step 1's start, on thread part: the gathering hosts' links taken, its
+ * own half first and then the other if the other thread has not begun
+ * it. */
+static void take_part(struct sim *s, unsigned part)
+{
+	struct sim_batch *b = s->bt;
+
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned k = part ^ i;
+
+		if (atomic_exchange_explicit(&b->left.took[k], 1,
+					     memory_order_relaxed))
+			continue;
+		take_ahead(s, part, k);
+		atomic_fetch_sub_explicit(&b->left.pre, 1,
+					  memory_order_release);
+	}
+}
+
+/* Host host's events, in order, on thread part; a gathering host's once
+ * every link it gathers from has been taken. */
 static void run_host(struct sim *s, unsigned part, unsigned host)
 {
 	struct sim_batch *b = s->bt;
 	struct part *pt = &b->part[part];
 	struct sim_host *h = &s->h[host];
 
+	if (b->gathers[host])
+		while (atomic_load_explicit(&b->left.pre, memory_order_acquire))
+			sim_pool_relax();
 	sim_fps_on_thread(h, part);
 	pt->cur = host;
 	for (size_t k = b->first[host]; k != NO_EV; k = b->ev[k].next) {
 		struct bev *v = &b->ev[k];
+		const struct dlist *in;
 
 		v->part = part;
 		v->d0 = pt->n;
-		v->g0 = v->g1 = pt->tk.in.n;
 		if (v->e.kind == EV_WAKE) {
+			v->tpart = part;
+			v->g0 = v->g1 = 0;
 			v->err = sim_fps_wake(h, s->now, batch_emit, pt,
 					      &v->due);
-		} else {
-			size_t gone = pt->tk.gone.n;
-
-			v->err = take_link(s, v->e.who, &pt->tk);
-			v->g1 = pt->tk.in.n;
-			v->taken = (uint32_t)(v->g1 - v->g0 + pt->tk.gone.n -
-					      gone);
-			v->due = rearm_time(s, v->e.who);
+		} else if (!b->gathers[host]) {
+			take_event(s, v, part, &pt->tk);
 		}
+		in = b->gathers[host] ? &b->part[v->tpart].pre.in : &pt->tk.in;
 		for (size_t g = v->g0; g < v->g1 && !v->err; g++)
-			v->err = sim_fps_recv(h, &pt->tk.in.d[g], s->now,
-					      batch_emit, pt);
+			v->err = sim_fps_recv(h, &in->d[g], s->now, batch_emit,
+					      pt);
 		v->d1 = pt->n;
 	}
 	if (b->heavy[host]) /* its deferred datagrams are all listed */
@@ -742,9 +824,10 @@ static int claim(struct sim_batch *b, unsigned part, uint32_t *at, uint32_t *n)
 	return 1;
 }
 
-/* Step 1, on thread part: the hosts it claims, until none is left,
- * thread 1's from the back; then the deferred datagrams' links. Which
- * thread runs a host changes nothing but the speed. */
+/* Step 1, on thread part: the gathering hosts' links, then the hosts
+ * it claims, until none is left, thread 1's from the back, then the
+ * deferred datagrams' links. Which thread does what changes nothing but
+ * the speed. */
 static void run_part(void *arg, unsigned part)
 {
 	struct sim *s = arg;
@@ -754,6 +837,7 @@ static void run_part(void *arg, unsigned part)
 
 	pt->n = 0;
 	pt->nbuf = 0;
+	take_part(s, part);
 	while (claim(b, part, &at, &n))
 		for (uint32_t i = 0; i < n; i++)
 			run_host(s, part,
@@ -843,9 +927,7 @@ static int on_event(struct sim *s, const struct sim_event *e);
 static int run_batch(struct sim *s)
 {
 	struct sim_batch *b = s->bt;
-	int err = 0;
-
-	int parallel = batch_parallel(s);
+	int parallel = batch_parallel(s), err = 0;
 
 	atomic_store_explicit(&b->now, s->now, memory_order_relaxed);
 	if (!parallel) {
@@ -855,8 +937,7 @@ static int run_batch(struct sim *s)
 			err = on_event(s, &b->ev[k].e);
 		}
 		atomic_store_explicit(&b->alone, 0, memory_order_relaxed);
-	} else {
-		order_hosts(s);
+	} else if ((err = order_hosts(s)) == 0) {
 		sim_pool_run(s->pool, run_part, s);
 		err = replay(s);
 		s->st.parallel_events += b->n;
@@ -950,8 +1031,9 @@ int sim_loop_start(struct sim *s)
 	s->bt->order = calloc(s->n, sizeof(*s->bt->order));
 	s->bt->heavy = calloc(s->n, 1);
 	s->bt->where = calloc(s->n, 1);
+	s->bt->gathers = calloc(s->n, 1);
 	if (!s->bt->ran || !s->bt->load || !s->bt->first || !s->bt->delivers ||
-	    !s->bt->order || !s->bt->heavy || !s->bt->where)
+	    !s->bt->order || !s->bt->heavy || !s->bt->where || !s->bt->gathers)
 		return -ENOMEM;
 	for (unsigned h = 0; h < s->n; h++) /* as the order shares them out */
 		s->bt->where[h] = h >= s->n / 2;

@@ -311,9 +311,9 @@ int sim_net_enqueue(struct sim_net *n, unsigned src, unsigned dst,
 
 void sim_net_settle(struct sim_net *n, uint32_t cookie, int copies)
 {
-	if (copies > 0)
+	if (copies > 1) /* one copy: the reservation is its reference */
 		slot_at(n, cookie)->refs += (unsigned)copies - 1;
-	else
+	else if (copies < 1)
 		slot_put(n, cookie, 1);
 }
 
