@@ -374,9 +374,13 @@ static int on_sched(struct sim *s, unsigned k)
  * now (sim_net_sends_later; with a fixed delay they cannot). The batch
  * then runs in two steps. Every host's events run, in order, on
  * whichever thread takes the host: a delivery takes the link's due
- * datagrams off it, and a send goes to its link at once, its next
- * delivery noted, unless the link delivers in the batch (its receiver's
- * thread may be taking datagrams off it): then the datagram is kept.
+ * datagrams off it (a gathering host's links are all taken before the
+ * hosts run, on the threads their senders last ran on), and a send goes
+ * to its link at once, its next delivery noted, unless the link
+ * delivers in the batch (its receiver's thread may be taking datagrams
+ * off it): then the datagram is kept; a heavy host's sends are deferred,
+ * their links fed once it has run, on the threads their receivers last
+ * ran on. A link is then mostly fed and emptied on one core.
  * Then, in queue order (one thread), each event's kept datagrams are
  * offered, with a link whose delivery comes later in the batch holding
  * the datagrams it gave up (still queued, one event at a time, so the
