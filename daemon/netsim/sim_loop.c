@@ -103,7 +103,7 @@ struct sim_batch {
 	size_t *first;	      /* per host: its first event in the batch */
 	unsigned *order;      /* the batch's hosts, heavy ones first */
 	size_t norder;
-	uint8_t *heavy;	  /* per host: heavy in this batch */
+	uint8_t *heavy;	  /* per host of the batch: heavy in it */
 	uint8_t *gathers; /* per host: gathering in this batch */
 	uint8_t *where;	  /* per host: the thread it last ran on */
 	size_t *pre;	  /* the gathering hosts' link events */
@@ -951,7 +951,6 @@ static int run_batch(struct sim *s)
 		struct bev *v = &b->ev[k];
 
 		b->ran[v->host] = 0;
-		b->heavy[v->host] = 0;
 		if (parallel)
 			b->where[v->host] = (uint8_t)v->part;
 		if (v->e.kind == EV_LINK) {

@@ -243,19 +243,18 @@ static int shared(const struct sim_net *n, unsigned part, uint32_t c,
 	       s->dport == dport && s->len == len;
 }
 
-/* The slot for a datagram: a shared one in flight (*fresh 0), else a new
- * copy of data in part's slots (*fresh 1, no references yet). */
+/* The slot for a datagram: a shared one in flight, else a new copy of
+ * data in part's slots (no references yet). */
 static int slot_for(struct sim_net *n, unsigned part, unsigned src,
 		    uint16_t dport, const uint8_t *data, size_t len,
-		    uint64_t same, uint32_t *cookie, int *fresh)
+		    uint64_t same, uint32_t *cookie)
 {
 	uint32_t *e = &n->share[src * SHARE_WAYS + same % SHARE_WAYS];
 	struct slot *s;
 	uint32_t i;
 	int err;
 
-	*fresh = !shared(n, part, *e, src, same, dport, len);
-	if (!*fresh) {
+	if (shared(n, part, *e, src, same, dport, len)) {
 		*cookie = *e;
 		return 0;
 	}
@@ -277,11 +276,11 @@ int sim_net_reserve(struct sim_net *n, unsigned part, unsigned src,
 		    uint16_t dport, const uint8_t *data, size_t len,
 		    uint64_t same, uint32_t *cookie)
 {
-	int err, fresh;
+	int err;
 
 	if (part > 1 || src >= n->n || len > 65535 - 28)
 		return -EINVAL;
-	err = slot_for(n, part, src, dport, data, len, same, cookie, &fresh);
+	err = slot_for(n, part, src, dport, data, len, same, cookie);
 	if (!err)
 		slot_at(n, *cookie)->refs++;
 	return err;
